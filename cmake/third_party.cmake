@@ -1,0 +1,34 @@
+# Third-party libraries, all from Debian packages installed by scripts/setup.sh. Static archives are preferred
+# (CMAKE_FIND_LIBRARY_SUFFIXES lists .a first) so that binaries run on machines without these packages.
+find_package(Threads REQUIRED)
+
+function(kestrel_find_static var name)
+  find_library(${var} NAMES lib${name}.a ${name} REQUIRED)
+endfunction()
+
+kestrel_find_static(KESTREL_ZSTD_LIB zstd)
+kestrel_find_static(KESTREL_SNAPPY_LIB snappy)
+kestrel_find_static(KESTREL_LZ4_LIB lz4)
+kestrel_find_static(KESTREL_Z_LIB z)
+kestrel_find_static(KESTREL_BROTLIDEC_LIB brotlidec)
+kestrel_find_static(KESTREL_BROTLIENC_LIB brotlienc)
+kestrel_find_static(KESTREL_BROTLICOMMON_LIB brotlicommon)
+kestrel_find_static(KESTREL_EDIT_LIB edit)
+kestrel_find_static(KESTREL_TINFO_LIB tinfo)
+kestrel_find_static(KESTREL_BSD_LIB bsd)
+kestrel_find_static(KESTREL_MD_LIB md)
+
+add_library(kestrel_compression INTERFACE)
+target_link_libraries(kestrel_compression INTERFACE ${KESTREL_ZSTD_LIB} ${KESTREL_SNAPPY_LIB} ${KESTREL_LZ4_LIB}
+  ${KESTREL_Z_LIB} ${KESTREL_BROTLIDEC_LIB} ${KESTREL_BROTLIENC_LIB} ${KESTREL_BROTLICOMMON_LIB})
+
+add_library(kestrel_line_editing INTERFACE)
+target_link_libraries(kestrel_line_editing INTERFACE ${KESTREL_EDIT_LIB} ${KESTREL_TINFO_LIB} ${KESTREL_BSD_LIB}
+  ${KESTREL_MD_LIB})
+
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+endif()
+find_package(nlohmann_json 3 CONFIG REQUIRED)
+find_package(GTest REQUIRED)

@@ -1,0 +1,81 @@
+#pragma once
+/// Logical types of Kestrel and their physical layout in a column (the same on the host and the device).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace kestrel {
+
+/// 128-bit signed integer, the storage of DECIMAL with more than 18 digits.
+using int128_t = __int128;
+
+/// The logical type ids. The physical layout of each is given by `physical_width`.
+enum class TypeId : uint8_t {
+  kNull,       ///< the type of an untyped NULL literal; never stored in a column of a table
+  kBoolean,    ///< 1 byte per value, 0 or 1 (byte-wide so kernels can address single values)
+  kTinyInt,    ///< int8
+  kSmallInt,   ///< int16
+  kInteger,    ///< int32
+  kBigInt,     ///< int64
+  kReal,       ///< float
+  kDouble,     ///< double
+  kDecimal,    ///< int64 unscaled value up to 18 digits, int128 from 19 to 38
+  kDate,       ///< int32 days since 1970-01-01
+  kTimestamp,  ///< int64 microseconds since 1970-01-01 00:00:00 (no time zone)
+  kInterval,   ///< Interval: months, days, microseconds (16 bytes)
+  kVarchar,    ///< int64 offsets (n + 1) and UTF-8 bytes
+};
+
+/// A span of time with the three independent parts SQL intervals need; 16 bytes, like Arrow's month-day-nano.
+struct Interval {
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t micros = 0;
+
+  friend bool operator==(const Interval&, const Interval&) = default;
+};
+static_assert(sizeof(Interval) == 16);
+
+/// The largest decimal precision Kestrel supports, and the largest that fits in int64.
+inline constexpr int kMaxDecimalPrecision = 38;
+inline constexpr int kMaxInt64DecimalPrecision = 18;
+
+/// A logical type: an id plus precision and scale for DECIMAL.
+class LogicalType {
+ public:
+  constexpr LogicalType() = default;
+  constexpr LogicalType(TypeId id) : id_(id) {}  // NOLINT: implicit on purpose, types read like ids
+
+  /// DECIMAL(precision, scale); throws InvalidInput when out of range.
+  static LogicalType decimal(int precision, int scale);
+
+  constexpr TypeId id() const { return id_; }
+  constexpr int precision() const { return precision_; }
+  constexpr int scale() const { return scale_; }
+
+  /// Bytes per value in the values buffer (strings: 0, their layout is offsets + bytes).
+  size_t physical_width() const;
+  bool is_integral() const;
+  bool is_numeric() const;
+  bool is_fixed_width() const { return id_ != TypeId::kVarchar && id_ != TypeId::kNull; }
+  /// DECIMAL stored as int128 (precision above 18).
+  bool is_wide_decimal() const { return id_ == TypeId::kDecimal && precision_ > kMaxInt64DecimalPrecision; }
+
+  /// SQL spelling: `DECIMAL(15,2)`, `VARCHAR`, `BIGINT`.
+  std::string to_string() const;
+
+  friend bool operator==(const LogicalType& a, const LogicalType& b) {
+    return a.id_ == b.id_ && a.precision_ == b.precision_ && a.scale_ == b.scale_;
+  }
+
+ private:
+  TypeId id_ = TypeId::kNull;
+  uint8_t precision_ = 0;
+  uint8_t scale_ = 0;
+};
+
+/// Every storable type once, DECIMAL in both widths; tests iterate over it.
+const LogicalType* all_storable_types(size_t* count);
+
+}  // namespace kestrel

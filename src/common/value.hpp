@@ -1,0 +1,56 @@
+#pragma once
+/// A single typed SQL value (a literal, a constant-folded expression, one cell of a result).
+
+#include <string>
+#include <variant>
+
+#include "common/types.hpp"
+
+namespace kestrel {
+
+/// A typed scalar that may be NULL. Integral types, DATE, TIMESTAMP and narrow DECIMAL store int64; wide DECIMAL
+/// stores int128; REAL and DOUBLE store double; VARCHAR stores std::string.
+class Value {
+ public:
+  /// An untyped NULL.
+  Value() = default;
+  static Value null(LogicalType type);
+  static Value boolean(bool v);
+  static Value tinyint(int8_t v) { return integral(TypeId::kTinyInt, v); }
+  static Value smallint(int16_t v) { return integral(TypeId::kSmallInt, v); }
+  static Value integer(int32_t v) { return integral(TypeId::kInteger, v); }
+  static Value bigint(int64_t v) { return integral(TypeId::kBigInt, v); }
+  static Value real(float v);
+  static Value double_value(double v);
+  /// DECIMAL from its unscaled integer.
+  static Value decimal(int128_t unscaled, int precision, int scale);
+  static Value date(int32_t days);
+  static Value timestamp(int64_t micros);
+  static Value interval(Interval v);
+  static Value varchar(std::string v);
+
+  const LogicalType& type() const { return type_; }
+  bool is_null() const { return null_; }
+
+  /// Accessors; the caller has checked the type.
+  bool as_bool() const { return std::get<int64_t>(data_) != 0; }
+  int64_t as_int64() const { return std::get<int64_t>(data_); }
+  int128_t as_int128() const;
+  double as_double() const { return std::get<double>(data_); }
+  const std::string& as_string() const { return std::get<std::string>(data_); }
+  const Interval& as_interval() const { return std::get<Interval>(data_); }
+
+  /// The value as text, the way the CLI prints it (NULL as "NULL").
+  std::string to_string() const;
+
+  friend bool operator==(const Value& a, const Value& b);
+
+ private:
+  static Value integral(TypeId id, int64_t v);
+
+  LogicalType type_;
+  bool null_ = true;
+  std::variant<std::monostate, int64_t, int128_t, double, std::string, Interval> data_;
+};
+
+}  // namespace kestrel

@@ -1,0 +1,65 @@
+#include "gpu/device.hpp"
+
+#include "gpu/cuda_check.hpp"
+
+namespace kestrel::gpu {
+
+#if KESTREL_WITH_CUDA
+
+bool built_with_cuda() { return true; }
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::optional<DeviceInfo> usable_device(std::string* reason) {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    if (reason != nullptr) {
+      *reason = status == cudaSuccess ? "no CUDA device found" : std::string(cudaGetErrorString(status));
+    }
+    return std::nullopt;
+  }
+  DeviceInfo info;
+  info.ordinal = 0;
+  cudaDeviceProp prop{};
+  KESTREL_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  info.name = prop.name;
+  info.total_memory = prop.totalGlobalMem;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.compute_major = prop.major;
+  info.compute_minor = prop.minor;
+  int pools = 0;
+  KESTREL_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0));
+  info.memory_pools = pools != 0;
+  KESTREL_CUDA_CHECK(cudaSetDevice(0));
+  KESTREL_CUDA_CHECK(cudaMemGetInfo(&info.free_memory, &info.total_memory));
+  if (info.compute_major < 7) {
+    if (reason != nullptr) *reason = "GPU " + info.name + " is older than compute capability 7.0";
+    return std::nullopt;
+  }
+  return info;
+}
+
+void set_device(int ordinal) { KESTREL_CUDA_CHECK(cudaSetDevice(ordinal)); }
+
+#else
+
+bool built_with_cuda() { return false; }
+int device_count() { return 0; }
+std::optional<DeviceInfo> usable_device(std::string* reason) {
+  if (reason != nullptr) *reason = "this build of Kestrel has no GPU support";
+  return std::nullopt;
+}
+void set_device(int) { throw NotImplemented("this build of Kestrel has no GPU support"); }
+
+#endif
+
+}  // namespace kestrel::gpu
