@@ -23,7 +23,13 @@ std::optional<DeviceInfo> usable_device(std::string* reason) {
   if (status != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
     if (reason != nullptr) {
-      *reason = status == cudaSuccess ? "no CUDA device found" : std::string(cudaGetErrorString(status));
+      if (status == cudaSuccess || status == cudaErrorNoDevice) {
+        *reason = "no CUDA device found";
+      } else if (status == cudaErrorInsufficientDriver) {
+        *reason = "no CUDA driver, or one too old for CUDA 13";
+      } else {
+        *reason = cudaGetErrorString(status);
+      }
     }
     return std::nullopt;
   }
