@@ -64,7 +64,7 @@ TEST_F(GpuBatchTransfer, PinnedSourceRoundTrips) {
 TEST_F(GpuBatchTransfer, LargeStringColumnCrossesStagingChunks) {
   std::vector<Value> values;
   std::mt19937 rng(7);
-  for (int i = 0; i < 200000; ++i) {
+  for (int i = 0; i < 300000; ++i) {
     values.push_back(i % 97 == 0 ? Value::null(TypeId::kVarchar)
                                  : Value::varchar(std::string(20 + rng() % 100, static_cast<char>('a' + i % 26))));
   }
