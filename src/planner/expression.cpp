@@ -1,0 +1,174 @@
+#include "planner/expression.hpp"
+
+namespace kestrel::plan {
+
+const char* scalar_function_name(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kAdd: return "+";
+    case ScalarFunction::kSubtract: return "-";
+    case ScalarFunction::kMultiply: return "*";
+    case ScalarFunction::kDivide: return "/";
+    case ScalarFunction::kModulo: return "%";
+    case ScalarFunction::kNegate: return "negate";
+    case ScalarFunction::kEqual: return "=";
+    case ScalarFunction::kNotEqual: return "<>";
+    case ScalarFunction::kLess: return "<";
+    case ScalarFunction::kLessEqual: return "<=";
+    case ScalarFunction::kGreater: return ">";
+    case ScalarFunction::kGreaterEqual: return ">=";
+    case ScalarFunction::kIsDistinctFrom: return "IS DISTINCT FROM";
+    case ScalarFunction::kIsNotDistinctFrom: return "IS NOT DISTINCT FROM";
+    case ScalarFunction::kConcat: return "||";
+    case ScalarFunction::kLike: return "LIKE";
+    case ScalarFunction::kNotLike: return "NOT LIKE";
+    case ScalarFunction::kLength: return "length";
+    case ScalarFunction::kUpper: return "upper";
+    case ScalarFunction::kLower: return "lower";
+    case ScalarFunction::kTrim: return "trim";
+    case ScalarFunction::kLTrim: return "ltrim";
+    case ScalarFunction::kRTrim: return "rtrim";
+    case ScalarFunction::kSubstring: return "substring";
+    case ScalarFunction::kPosition: return "position";
+    case ScalarFunction::kStartsWith: return "starts_with";
+    case ScalarFunction::kReplace: return "replace";
+    case ScalarFunction::kAbs: return "abs";
+    case ScalarFunction::kRound: return "round";
+    case ScalarFunction::kFloor: return "floor";
+    case ScalarFunction::kCeil: return "ceil";
+    case ScalarFunction::kSign: return "sign";
+    case ScalarFunction::kSqrt: return "sqrt";
+    case ScalarFunction::kPower: return "power";
+    case ScalarFunction::kLn: return "ln";
+    case ScalarFunction::kLog10: return "log10";
+    case ScalarFunction::kExp: return "exp";
+    case ScalarFunction::kExtract: return "extract";
+    case ScalarFunction::kDateTrunc: return "date_trunc";
+    case ScalarFunction::kDateAddInterval: return "+";
+    case ScalarFunction::kDateSubtractInterval: return "-";
+    case ScalarFunction::kDateAddDays: return "+";
+    case ScalarFunction::kDateDiffDays: return "-";
+    case ScalarFunction::kIntervalAdd: return "+";
+    case ScalarFunction::kIntervalNegate: return "negate";
+    case ScalarFunction::kCoalesce: return "coalesce";
+    case ScalarFunction::kNullIf: return "nullif";
+    case ScalarFunction::kGreatest: return "greatest";
+    case ScalarFunction::kLeast: return "least";
+  }
+  return "?";
+}
+
+namespace {
+
+bool is_infix(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kAdd:
+    case ScalarFunction::kSubtract:
+    case ScalarFunction::kMultiply:
+    case ScalarFunction::kDivide:
+    case ScalarFunction::kModulo:
+    case ScalarFunction::kEqual:
+    case ScalarFunction::kNotEqual:
+    case ScalarFunction::kLess:
+    case ScalarFunction::kLessEqual:
+    case ScalarFunction::kGreater:
+    case ScalarFunction::kGreaterEqual:
+    case ScalarFunction::kIsDistinctFrom:
+    case ScalarFunction::kIsNotDistinctFrom:
+    case ScalarFunction::kConcat:
+    case ScalarFunction::kDateAddInterval:
+    case ScalarFunction::kDateSubtractInterval:
+    case ScalarFunction::kDateAddDays:
+    case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kIntervalAdd: return true;
+    default: return false;
+  }
+}
+
+std::string join_children(const Expr& e, const char* separator, size_t from = 0) {
+  std::string out;
+  for (size_t i = from; i < e.children.size(); ++i) {
+    if (i > from) out += separator;
+    out += e.children[i]->to_string();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Expr::to_string() const {
+  switch (kind) {
+    case ExprKind::kConstant:
+      return type.id() == TypeId::kVarchar && !constant.is_null() ? "'" + constant.to_string() + "'"
+                                                                  : constant.to_string();
+    case ExprKind::kColumnRef: return "#" + std::to_string(column_index) + (name.empty() ? "" : " " + name);
+    case ExprKind::kFunction:
+      if (is_infix(function) && children.size() == 2) {
+        return "(" + children[0]->to_string() + " " + scalar_function_name(function) + " " +
+               children[1]->to_string() + ")";
+      }
+      if ((function == ScalarFunction::kLike || function == ScalarFunction::kNotLike) && children.size() >= 2) {
+        return "(" + children[0]->to_string() + " " + scalar_function_name(function) + " " +
+               children[1]->to_string() + ")";
+      }
+      return std::string(scalar_function_name(function)) + "(" + join_children(*this, ", ") + ")";
+    case ExprKind::kCast: return "CAST(" + children[0]->to_string() + " AS " + type.to_string() + ")";
+    case ExprKind::kCase: {
+      std::string out = "CASE";
+      for (size_t i = 0; i + 1 < children.size(); i += 2) {
+        out += " WHEN " + children[i]->to_string() + " THEN " + children[i + 1]->to_string();
+      }
+      return out + " ELSE " + children.back()->to_string() + " END";
+    }
+    case ExprKind::kAnd: return "(" + join_children(*this, " AND ") + ")";
+    case ExprKind::kOr: return "(" + join_children(*this, " OR ") + ")";
+    case ExprKind::kNot: return "(NOT " + children[0]->to_string() + ")";
+    case ExprKind::kIsNull: return "(" + children[0]->to_string() + " IS NULL)";
+    case ExprKind::kIsNotNull: return "(" + children[0]->to_string() + " IS NOT NULL)";
+    case ExprKind::kInList: return "(" + children[0]->to_string() + " IN (" + join_children(*this, ", ", 1) + "))";
+  }
+  return "?";
+}
+
+ExprPtr make_constant(Value value) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kConstant;
+  e->type = value.type();
+  e->constant = std::move(value);
+  return e;
+}
+
+ExprPtr make_column_ref(size_t index, LogicalType type, std::string name) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kColumnRef;
+  e->type = type;
+  e->column_index = index;
+  e->name = std::move(name);
+  return e;
+}
+
+ExprPtr make_function(ScalarFunction f, LogicalType result, std::vector<ExprPtr> args) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kFunction;
+  e->type = result;
+  e->function = f;
+  e->children = std::move(args);
+  return e;
+}
+
+ExprPtr make_cast(ExprPtr child, LogicalType target) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCast;
+  e->type = target;
+  e->children = {std::move(child)};
+  return e;
+}
+
+ExprPtr make_node(ExprKind kind, LogicalType result, std::vector<ExprPtr> children) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  e->type = result;
+  e->children = std::move(children);
+  return e;
+}
+
+}  // namespace kestrel::plan

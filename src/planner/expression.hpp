@@ -1,0 +1,94 @@
+#pragma once
+/// Bound scalar expressions: the typed, name-resolved expression trees the binder produces and every operator
+/// (CPU and GPU) evaluates. After binding, every node's children already have exactly the types its evaluation
+/// expects: the binder inserts the casts (see `resolve_function` in planner/functions/).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/types.hpp"
+#include "common/value.hpp"
+
+namespace kestrel::plan {
+
+/// Built-in scalar functions and operators. Aggregates are not here (they are plan nodes, not expressions).
+enum class ScalarFunction : uint16_t {
+  // Arithmetic. Integer overflow and division by zero are InvalidInput errors; DECIMAL is exact.
+  kAdd, kSubtract, kMultiply, kDivide, kModulo, kNegate,
+  // Comparison (children of equal types after binding). Result BOOLEAN, NULL when an input is NULL.
+  kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
+  // Never NULL: NULLs compare as equal values.
+  kIsDistinctFrom, kIsNotDistinctFrom,
+  // Strings.
+  kConcat,      ///< a || b (NULL if either is NULL)
+  kLike,        ///< (string, pattern[, escape]) with % and _
+  kNotLike,
+  kLength,      ///< characters (UTF-8 code points)
+  kUpper, kLower,
+  kTrim, kLTrim, kRTrim,  ///< (string[, characters])
+  kSubstring,   ///< (string, start[, length]), 1-based, in characters
+  kPosition,    ///< (needle, haystack): 1-based character index, 0 when absent
+  kStartsWith,
+  kReplace,     ///< (string, from, to)
+  // Numbers.
+  kAbs, kRound,  ///< round(x[, digits]); half away from zero
+  kFloor, kCeil, kSign, kSqrt, kPower, kLn, kLog10, kExp,
+  // Dates and times.
+  kExtract,     ///< (field as VARCHAR constant, date/timestamp/interval) -> BIGINT (DECIMAL for seconds)
+  kDateTrunc,   ///< (unit as VARCHAR constant, date/timestamp) -> same type as the input
+  kDateAddInterval,       ///< date/timestamp + interval -> same type (DATE + day/month intervals stays DATE)
+  kDateSubtractInterval,  ///< date/timestamp - interval
+  kDateAddDays,           ///< date + integer -> DATE
+  kDateDiffDays,          ///< date - date -> INTEGER days
+  kIntervalAdd, kIntervalNegate,
+  // Conditionals that are plain functions of their arguments.
+  kCoalesce, kNullIf, kGreatest, kLeast,
+};
+
+/// The SQL name of a function, for EXPLAIN and errors ("+", "substring", ...).
+const char* scalar_function_name(ScalarFunction f);
+
+/// Kinds of bound expression nodes.
+enum class ExprKind : uint8_t {
+  kConstant,   ///< `constant`
+  kColumnRef,  ///< input column `column_index` of the batch the expression is evaluated on
+  kFunction,   ///< `function` applied to `children`
+  kCast,       ///< children[0] converted to `type`; a failed conversion is InvalidInput
+  kCase,       ///< children = [when1, then1, when2, then2, ..., else]; the else is always present (NULL if not written)
+  kAnd,        ///< n-ary, three-valued logic
+  kOr,         ///< n-ary, three-valued logic
+  kNot,
+  kIsNull,
+  kIsNotNull,
+  kInList,     ///< children[0] IN (children[1..]); SQL NULL semantics (NULL when no match and a NULL is in the list)
+};
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+/// A node of a bound expression tree. Immutable and shareable.
+struct Expr {
+  ExprKind kind = ExprKind::kConstant;
+  LogicalType type;                 ///< the result type
+  std::vector<ExprPtr> children;
+  Value constant;                   ///< kConstant
+  size_t column_index = 0;          ///< kColumnRef
+  std::string name;                 ///< kColumnRef: the column's name, for EXPLAIN
+  ScalarFunction function = ScalarFunction::kAdd;  ///< kFunction
+  std::optional<SourcePosition> position;          ///< where it was written, for runtime errors
+
+  /// Readable form for EXPLAIN: `(#2 l_quantity + 1)`, `CAST(x AS DOUBLE)`.
+  std::string to_string() const;
+};
+
+/// Constructors that fill in the node; they do not check types (the binder does).
+ExprPtr make_constant(Value value);
+ExprPtr make_column_ref(size_t index, LogicalType type, std::string name);
+ExprPtr make_function(ScalarFunction f, LogicalType result, std::vector<ExprPtr> args);
+ExprPtr make_cast(ExprPtr child, LogicalType target);
+ExprPtr make_node(ExprKind kind, LogicalType result, std::vector<ExprPtr> children);
+
+}  // namespace kestrel::plan
