@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "common/error.hpp"
+
 namespace kestrel::catalog {
 
 std::string Catalog::key(const std::string& name) {
