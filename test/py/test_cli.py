@@ -1,0 +1,122 @@
+"""End-to-end tests of the `kestrel` command (issue 2, item 5): -c, -f, stdin, output formats, devices, errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_select_csv(run_kestrel):
+    result = run_kestrel("-c", "SELECT 1+2 AS x", "--format", "csv")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["x", "3"], result.describe()
+
+
+def test_csv_is_the_default_when_stdout_is_not_a_terminal(run_kestrel):
+    result = run_kestrel("-c", "SELECT 1+2 AS x, 'a' AS s")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["x,s", "3,a"], result.describe()
+
+
+def test_syntax_error_has_line_and_column(run_kestrel):
+    result = run_kestrel("-c", "SELEC 1")
+    assert result.returncode != 0, result.describe()
+    message = result.stderr + result.stdout
+    assert "line 1" in message, result.describe()
+    assert "column 1" in message, result.describe()
+
+
+def test_syntax_error_position_points_at_the_token(run_kestrel):
+    result = run_kestrel("-c", "SELECT 1 +* 2")
+    assert result.returncode != 0, result.describe()
+    assert re.search(r"line 1\D+column 1[01]\b", result.stderr + result.stdout), result.describe()
+
+
+def test_file_with_several_statements(run_kestrel, tmp_path):
+    script = tmp_path / "script.sql"
+    script.write_text("SELECT 1 AS a;\n-- a comment\nSELECT 'x' AS b;\n\nSELECT 2+3 AS c\n")
+    result = run_kestrel("-f", str(script), "--format", "csv")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["a", "1", "b", "x", "c", "5"], result.describe()
+
+
+def test_statements_on_stdin(run_kestrel):
+    result = run_kestrel("--format", "csv", stdin="SELECT 1 AS a;\nSELECT 'two' AS b;\n")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["a", "1", "b", "two"], result.describe()
+
+
+def test_csv_quoting_and_null(run_kestrel):
+    result = run_kestrel("-c", "SELECT 'a,b' AS s, NULL AS n", "--format", "csv")
+    assert result.returncode == 0, result.describe()
+    # RFC 4180: a header row, a field holding a comma is quoted, NULL is an empty field.
+    assert result.stdout.splitlines() == ["s,n", '"a,b",'], result.describe()
+    assert csv_rows(result.stdout) == [["s", "n"], ["a,b", ""]]
+
+
+def test_csv_quotes_inside_values_are_doubled(run_kestrel):
+    result = run_kestrel("-c", "SELECT 'say \"hi\"' AS q", "--format", "csv")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["q", '"say ""hi"""'], result.describe()
+    assert csv_rows(result.stdout) == [["q"], ['say "hi"']]
+
+
+def test_json_is_an_array_of_objects(run_kestrel):
+    result = run_kestrel("-c", "SELECT 1+2 AS x, 'a' AS s, NULL AS n", "--format", "json")
+    assert result.returncode == 0, result.describe()
+    rows = json.loads(result.stdout)
+    assert rows == [{"x": 3, "s": "a", "n": None}], result.describe()
+
+
+def test_script_exit_status_is_non_zero_when_a_statement_fails(run_kestrel, tmp_path):
+    script = tmp_path / "bad.sql"
+    script.write_text("SELECT 1 AS a;\nSELEC 2;\n")
+    result = run_kestrel("-f", str(script), "--format", "csv")
+    assert result.returncode != 0, result.describe()
+    # The statement before the failing one ran and printed its result.
+    assert result.stdout.splitlines()[:2] == ["a", "1"], result.describe()
+    assert "line" in result.stderr and "column" in result.stderr, result.describe()
+
+
+def test_stdin_exit_status_is_non_zero_when_a_statement_fails(run_kestrel):
+    result = run_kestrel("--format", "csv", stdin="SELECT 1 AS a;\nSELEC 2;\n")
+    assert result.returncode != 0, result.describe()
+
+
+def test_device_cpu(run_kestrel):
+    result = run_kestrel("--device", "cpu", "-c", "SELECT 1+2 AS x", "--format", "csv")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["x", "3"], result.describe()
+    # Asking for the CPU is not worth a note.
+    assert "GPU" not in result.stderr, result.describe()
+
+
+def test_unknown_device_is_refused(run_kestrel):
+    result = run_kestrel("--device", "quantum", "-c", "SELECT 1")
+    assert result.returncode != 0, result.describe()
+
+
+def test_device_auto_without_gpu_says_so_once(run_kestrel, gpu_usable):
+    if gpu_usable:
+        pytest.skip("a GPU is usable here: --device auto runs on it")
+    result = run_kestrel("--device", "auto", "--format", "csv", stdin="SELECT 1 AS a;\nSELECT 2 AS b;\n")
+    assert result.returncode == 0, result.describe()
+    assert result.stdout.splitlines() == ["a", "1", "b", "2"], result.describe()
+    notes = [line for line in result.stderr.splitlines() if "cpu" in line.lower()]
+    assert len(notes) == 1, result.describe()
+
+
+def test_device_gpu_without_gpu_fails_cleanly(run_kestrel, gpu_usable):
+    if gpu_usable:
+        pytest.skip("a GPU is usable here")
+    result = run_kestrel("--device", "gpu", "-c", "SELECT 1")
+    assert result.returncode != 0, result.describe()
+    assert "GPU" in result.stderr, result.describe()
