@@ -1,0 +1,118 @@
+#include "planner/logical_plan.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+std::string join_exprs(const std::vector<ExprPtr>& exprs) {
+  std::string out;
+  for (size_t i = 0; i < exprs.size(); ++i) out += (i ? ", " : "") + exprs[i]->to_string();
+  return out;
+}
+
+void explain_into(const LogicalNode& node, int depth, std::string& out) {
+  out += std::string(depth * 2, ' ') + node.label();
+  if (node.estimated_rows > 0) out += "  ~" + std::to_string(static_cast<uint64_t>(node.estimated_rows)) + " rows";
+  out += '\n';
+  for (const auto& child : node.children) explain_into(*child, depth + 1, out);
+}
+
+}  // namespace
+
+const char* aggregate_function_name(AggregateFunction f) {
+  switch (f) {
+    case AggregateFunction::kCountStar: return "count_star";
+    case AggregateFunction::kCount: return "count";
+    case AggregateFunction::kSum: return "sum";
+    case AggregateFunction::kAvg: return "avg";
+    case AggregateFunction::kMin: return "min";
+    case AggregateFunction::kMax: return "max";
+    case AggregateFunction::kAnyValue: return "any_value";
+  }
+  return "?";
+}
+
+const char* join_type_name(JoinType t) {
+  switch (t) {
+    case JoinType::kInner: return "INNER";
+    case JoinType::kLeft: return "LEFT";
+    case JoinType::kRight: return "RIGHT";
+    case JoinType::kFull: return "FULL";
+    case JoinType::kCross: return "CROSS";
+    case JoinType::kSemi: return "SEMI";
+    case JoinType::kAnti: return "ANTI";
+    case JoinType::kMark: return "MARK";
+    case JoinType::kSingle: return "SINGLE";
+  }
+  return "?";
+}
+
+std::string AggregateCall::to_string() const {
+  if (function == AggregateFunction::kCountStar) return "count(*)";
+  return std::string(aggregate_function_name(function)) + "(" + (distinct ? "DISTINCT " : "") +
+         (argument ? argument->to_string() : "") + ")";
+}
+
+std::string LogicalGet::label() const {
+  std::string out = "Get " + table->name() + " [";
+  for (size_t i = 0; i < output.size(); ++i) out += (i ? ", " : "") + output[i].name;
+  out += "]";
+  if (!filters.empty()) out += " filters: " + join_exprs(filters);
+  if (!spec.predicates.empty()) out += " prune: " + std::to_string(spec.predicates.size());
+  return out;
+}
+
+std::string LogicalValues::label() const {
+  return "Values " + std::to_string(rows.size()) + (rows.size() == 1 ? " row" : " rows");
+}
+
+std::string LogicalFilter::label() const { return "Filter " + predicate->to_string(); }
+std::string LogicalProject::label() const { return "Project " + join_exprs(exprs); }
+
+std::string LogicalAggregate::label() const {
+  std::string out = "Aggregate";
+  if (!groups.empty()) out += " group by " + join_exprs(groups);
+  if (!aggregates.empty()) {
+    out += groups.empty() ? " " : "; ";
+    for (size_t i = 0; i < aggregates.size(); ++i) out += (i ? ", " : "") + aggregates[i].to_string();
+  }
+  return out;
+}
+
+std::string LogicalJoin::label() const {
+  std::string out = std::string(join_type_name(join_type)) + " Join";
+  for (size_t i = 0; i < left_keys.size(); ++i) {
+    out += (i ? " AND " : " ") + left_keys[i]->to_string() + " = " + right_keys[i]->to_string();
+  }
+  if (condition) out += (left_keys.empty() ? " " : " AND ") + condition->to_string();
+  return out;
+}
+
+std::string LogicalSort::label() const {
+  std::string out = "Sort";
+  for (size_t i = 0; i < keys.size(); ++i) {
+    out += (i ? ", " : " ") + keys[i].expr->to_string() + (keys[i].descending ? " DESC" : "") +
+           (keys[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return out;
+}
+
+std::string LogicalLimit::label() const {
+  std::string out = "Limit";
+  if (limit) out += " " + std::to_string(*limit);
+  if (offset) out += " offset " + std::to_string(offset);
+  return out;
+}
+
+std::string LogicalSetOp::label() const {
+  const char* names[] = {"Union", "Intersect", "Except"};
+  return std::string(names[static_cast<int>(op)]) + (all ? " All" : "");
+}
+
+std::string explain_logical(const LogicalNode& root) {
+  std::string out;
+  explain_into(root, 0, out);
+  return out;
+}
+
+}  // namespace kestrel::plan

@@ -1,0 +1,162 @@
+#pragma once
+/// The logical plan: a tree of relational operators produced by the binder and rewritten by the optimizer. Each
+/// node's output is an ordered list of columns; expressions of a node refer to its input columns by position
+/// (plan::Expr kColumnRef `column_index`). A join's input is the left child's columns followed by the right's.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/table.hpp"
+#include "planner/expression.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::plan {
+
+enum class NodeKind : uint8_t {
+  kGet,        ///< scan of a catalog table
+  kValues,     ///< literal rows (also the one empty row of a SELECT without FROM)
+  kFilter,
+  kProject,
+  kAggregate,  ///< GROUP BY and aggregates; also DISTINCT
+  kJoin,
+  kSort,
+  kLimit,      ///< LIMIT/OFFSET; with a Sort child the physical planner may make a top-N
+  kSetOp,      ///< UNION [ALL], INTERSECT [ALL], EXCEPT [ALL]
+};
+
+struct LogicalNode;
+using LogicalPtr = std::shared_ptr<LogicalNode>;
+
+/// Base of all nodes.
+struct LogicalNode {
+  explicit LogicalNode(NodeKind k) : kind(k) {}
+  virtual ~LogicalNode() = default;
+
+  const NodeKind kind;
+  /// Output columns: names (for display and star expansion) and types.
+  std::vector<Field> output;
+  std::vector<LogicalPtr> children;
+  /// Estimated output rows (filled by the optimizer's statistics pass; 0 = unknown).
+  double estimated_rows = 0;
+
+  /// One line for EXPLAIN: "Filter (#1 > 3)", "Get lineitem [l_orderkey, l_tax]".
+  virtual std::string label() const = 0;
+
+  template <typename T>
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
+  template <typename T>
+  T& as() {
+    return static_cast<T&>(*this);
+  }
+};
+
+/// Reads `spec.columns` of `table` (output = those columns in that order). `filters` are conjuncts over the
+/// output columns that the scan applies to every batch it reads; `spec.predicates` let it skip morsels.
+struct LogicalGet final : LogicalNode {
+  LogicalGet() : LogicalNode(NodeKind::kGet) {}
+  catalog::TablePtr table;
+  catalog::ScanSpec spec;
+  std::vector<ExprPtr> filters;
+  std::string label() const override;
+};
+
+/// Constant rows. Zero columns and one row for `SELECT 1`.
+struct LogicalValues final : LogicalNode {
+  LogicalValues() : LogicalNode(NodeKind::kValues) {}
+  std::vector<std::vector<ExprPtr>> rows;  ///< each expression is constant (no column references)
+  std::string label() const override;
+};
+
+struct LogicalFilter final : LogicalNode {
+  LogicalFilter() : LogicalNode(NodeKind::kFilter) {}
+  ExprPtr predicate;  ///< BOOLEAN; rows where it is TRUE pass
+  std::string label() const override;
+};
+
+struct LogicalProject final : LogicalNode {
+  LogicalProject() : LogicalNode(NodeKind::kProject) {}
+  std::vector<ExprPtr> exprs;  ///< one per output column
+  std::string label() const override;
+};
+
+enum class AggregateFunction : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kAnyValue };
+const char* aggregate_function_name(AggregateFunction f);
+
+/// One aggregate: `function(DISTINCT? argument)`. Result types: count -> BIGINT; sum of integers -> BIGINT (or
+/// DECIMAL(38,0) for BIGINT inputs), of DECIMAL(p,s) -> DECIMAL(38,s), of floats -> DOUBLE; avg of integers and
+/// floats -> DOUBLE, of DECIMAL(p,s) -> DECIMAL(38, max(s, 6)) rounded half away from zero; min/max -> the input type.
+struct AggregateCall {
+  AggregateFunction function = AggregateFunction::kCountStar;
+  ExprPtr argument;  ///< null for count(*)
+  bool distinct = false;
+  LogicalType result_type;
+  std::string to_string() const;
+};
+
+/// Groups by `groups` and computes `aggregates`; output = the group columns, then the aggregate columns. With no
+/// groups it yields exactly one row, even on empty input.
+struct LogicalAggregate final : LogicalNode {
+  LogicalAggregate() : LogicalNode(NodeKind::kAggregate) {}
+  std::vector<ExprPtr> groups;
+  std::vector<AggregateCall> aggregates;
+  std::string label() const override;
+};
+
+/// Join kinds. Semi/anti/mark/single come from sub-query decorrelation:
+/// semi = left rows with a match; anti = left rows without a match (with NOT IN's NULL rules when `null_aware`);
+/// mark = all left rows plus a BOOLEAN column (TRUE match, FALSE none, NULL when unknown); single = left outer join
+/// whose right side must have at most one match per row (scalar sub-query), an error otherwise.
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti, kMark, kSingle };
+const char* join_type_name(JoinType t);
+
+/// Joins children[0] (left, probe side by default) with children[1] (right, build side by default) on
+/// `left_keys[i] = right_keys[i]` (each over its own side's columns) and a residual `condition` over the
+/// concatenated columns. Output: left columns then right columns (inner/outer/cross/single), left columns only
+/// (semi/anti), left columns + the mark (mark).
+struct LogicalJoin final : LogicalNode {
+  LogicalJoin() : LogicalNode(NodeKind::kJoin) {}
+  JoinType join_type = JoinType::kInner;
+  std::vector<ExprPtr> left_keys;
+  std::vector<ExprPtr> right_keys;
+  ExprPtr condition;  ///< may be null
+  bool null_aware = false;  ///< NOT IN semantics for anti/mark joins
+  std::string label() const override;
+};
+
+/// A sort key over the input columns.
+struct SortKey {
+  ExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;  ///< PostgreSQL default: NULLs last ascending, first descending
+};
+
+struct LogicalSort final : LogicalNode {
+  LogicalSort() : LogicalNode(NodeKind::kSort) {}
+  std::vector<SortKey> keys;
+  std::string label() const override;
+};
+
+struct LogicalLimit final : LogicalNode {
+  LogicalLimit() : LogicalNode(NodeKind::kLimit) {}
+  std::optional<uint64_t> limit;  ///< nullopt = no limit (OFFSET only)
+  uint64_t offset = 0;
+  std::string label() const override;
+};
+
+enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };
+
+/// children[0] op children[1]; both children have the same column types (the binder casts).
+struct LogicalSetOp final : LogicalNode {
+  LogicalSetOp() : LogicalNode(NodeKind::kSetOp) {}
+  SetOpKind op = SetOpKind::kUnion;
+  bool all = false;
+  std::string label() const override;
+};
+
+/// The plan as an indented tree, one node per line, for EXPLAIN.
+std::string explain_logical(const LogicalNode& root);
+
+}  // namespace kestrel::plan
