@@ -3,6 +3,7 @@
 /// and both values; it never aborts the process. User input never reaches these: it gets a clean error instead.
 
 #include <sstream>
+#include <type_traits>
 
 #include "common/error.hpp"
 
@@ -10,10 +11,20 @@ namespace kestrel::detail {
 
 [[noreturn]] void check_failed(const char* file, int line, const std::string& what);
 
+/// Enums print as their number; everything else as itself.
+template <typename T>
+auto printable(const T& v) {
+  if constexpr (std::is_enum_v<T>) {
+    return static_cast<long long>(v);
+  } else {
+    return v;
+  }
+}
+
 template <typename A, typename B>
 [[noreturn]] void check_op_failed(const char* file, int line, const char* expr, const A& a, const B& b) {
   std::ostringstream out;
-  out << "check failed: " << expr << " (" << a << " vs " << b << ")";
+  out << "check failed: " << expr << " (" << printable(a) << " vs " << printable(b) << ")";
   check_failed(file, line, out.str());
 }
 
