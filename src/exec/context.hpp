@@ -1,0 +1,25 @@
+#pragma once
+/// What every operator of a running query can reach: memory, thread count, cancellation.
+
+#include <atomic>
+
+#include "common/error.hpp"
+#include "gpu/memory_resource.hpp"
+
+namespace kestrel::exec {
+
+/// Per-query execution state shared by all drivers.
+struct ExecContext {
+  gpu::MemoryResource* host_mr = &gpu::host_memory_resource();
+  /// Drivers per pipeline.
+  int threads = 1;
+  /// Set from another thread (Ctrl-C) to stop the query.
+  const std::atomic<bool>* cancel_requested = nullptr;
+
+  /// Throws Cancelled when the query was asked to stop; drivers call it between morsels.
+  void check_cancelled() const {
+    if (cancel_requested != nullptr && cancel_requested->load(std::memory_order_relaxed)) throw Cancelled();
+  }
+};
+
+}  // namespace kestrel::exec

@@ -1,0 +1,72 @@
+#pragma once
+/// Push-based, morsel-driven pipelines (ARCHITECTURE.md, Execution). A pipeline is a source cut into morsels, a
+/// chain of streaming operators and a sink. Several drivers (threads) run one pipeline, each claiming morsels;
+/// pipelines run in dependency order (a hash-join probe after its build, a parent after an aggregation).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/context.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::exec {
+
+/// Produces the input of a pipeline in independent pieces (morsels).
+class Source {
+ public:
+  virtual ~Source() = default;
+  /// Called once, on one thread, when every pipeline this one depends on has finished.
+  virtual void prepare(ExecContext& ctx) {}
+  virtual size_t morsel_count() const = 0;
+  /// Reads morsel `morsel` into zero or more batches. Called concurrently for different morsels.
+  virtual void read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) = 0;
+  /// A name for EXPLAIN ANALYZE and errors.
+  virtual std::string name() const = 0;
+};
+
+/// Transforms batches one at a time (filter, project, hash-join probe). Must be safe to call concurrently:
+/// shared state is read-only while the pipeline runs.
+class StreamOperator {
+ public:
+  virtual ~StreamOperator() = default;
+  virtual void prepare(ExecContext& ctx) {}
+  /// Appends the output for `input` (zero or more batches) to `out`.
+  virtual void execute(const Batch& input, ExecContext& ctx, std::vector<Batch>& out) = 0;
+  virtual std::string name() const = 0;
+};
+
+/// Consumes a pipeline's output. Each driver has its own local state; local states are combined into the sink's
+/// global state one at a time, then the sink is finalized once.
+class Sink {
+ public:
+  /// A driver's private accumulation.
+  struct LocalState {
+    virtual ~LocalState() = default;
+  };
+  virtual ~Sink() = default;
+  virtual std::unique_ptr<LocalState> make_local_state(ExecContext& ctx) = 0;
+  /// `morsel` is the index of the source morsel the batch came from and `sequence` its position among that
+  /// morsel's output batches, so order-preserving sinks can restore the source order.
+  virtual void consume(LocalState& local, size_t morsel, size_t sequence, Batch batch, ExecContext& ctx) = 0;
+  /// Merges one driver's state; calls are serialized.
+  virtual void combine(LocalState& local, ExecContext& ctx) = 0;
+  /// Called once after all local states were combined.
+  virtual void finalize(ExecContext& ctx) {}
+  virtual std::string name() const = 0;
+};
+
+/// One pipeline of a query.
+struct Pipeline {
+  std::shared_ptr<Source> source;
+  std::vector<std::shared_ptr<StreamOperator>> operators;
+  std::shared_ptr<Sink> sink;
+  /// Indices (into the query's pipeline list) of the pipelines that must finish before this one starts.
+  std::vector<size_t> dependencies;
+};
+
+/// Runs `pipelines` in dependency order, each on up to ctx.threads drivers. The first error (or cancellation)
+/// stops the query and is rethrown here.
+void run_pipelines(std::vector<Pipeline>& pipelines, ExecContext& ctx);
+
+}  // namespace kestrel::exec
