@@ -258,8 +258,9 @@ Comparison compare_query_result(const Record& record, const TextRows& actual, si
       expected.is_hash || (hash_threshold > 0 && actual_values.size() > static_cast<size_t>(hash_threshold));
 
   result.expected_lines = record.expected_lines;
+  const bool show_rows = expected.row_wise || expected.values.empty();
   result.actual_lines = show_hash ? std::vector<std::string>{hash_line(actual_values.size(), actual_hash)}
-                                  : format_values(actual_values, column_count, expected.row_wise || expected.values.empty());
+                                  : format_values(actual_values, column_count, show_rows);
 
   if (column_count != columns) {
     result.reason = "expected " + std::to_string(columns) + " column(s) (types '" + record.types + "'), got " +

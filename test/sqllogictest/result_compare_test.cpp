@@ -7,7 +7,8 @@ namespace {
 
 // Reference digests computed with Python's hashlib.md5.
 constexpr const char* kMd5Empty = "d41d8cd98f00b204e9800998ecf8427e";
-constexpr const char* kMd5Fox = "9e107d9d372bb6826bd81d3542a419d6";          // "The quick brown fox jumps over the lazy dog"
+// "The quick brown fox jumps over the lazy dog"
+constexpr const char* kMd5Fox = "9e107d9d372bb6826bd81d3542a419d6";
 constexpr const char* kMd5OneTwoThree = "c0710d6b4f15dfa88f600b0e6b624077";  // "1\n2\n3\n"
 constexpr const char* kMd5Mixed = "8d2fa0f4e505e0dd19d7ca557b6dd9ee";        // "a\nb\nNULL\n(empty)\n"
 constexpr const char* kMd5Sorted = "59ed0a3164a9ae3482ecefc2986cd1a3";       // "1\n10\n2\nx\ny\nz\n"

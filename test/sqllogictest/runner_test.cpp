@@ -135,7 +135,8 @@ TEST_F(RunnerTest, RequireSkipsTheFileWithAReason) {
   options.features = {"cpu"};
   RunStats ok = run("require cpu\n\nstatement ok\nSELECT 1\n", options);
   EXPECT_EQ(ok.passed, 1u);
-  RunStats skipped = run("statement ok\nSELECT 1\n\nrequire gpu\n\nstatement ok\nSELECT 1\n\nquery I\nSELECT 1\n", options);
+  RunStats skipped =
+      run("statement ok\nSELECT 1\n\nrequire gpu\n\nstatement ok\nSELECT 1\n\nquery I\nSELECT 1\n", options);
   EXPECT_EQ(skipped.passed, 1u);
   EXPECT_EQ(skipped.skipped, 2u);
   EXPECT_NE(out_.str().find("t.test:4: require gpu: not available in this run, 2 records skipped"), std::string::npos)
@@ -144,7 +145,8 @@ TEST_F(RunnerTest, RequireSkipsTheFileWithAReason) {
 
 TEST_F(RunnerTest, HashThresholdAndHashedResults) {
   // md5 of "1\n" is b026324c6904b2a9cb4b88d6d61c81d1 (Python hashlib).
-  RunStats stats = run("hash-threshold 1\n\nquery I\nSELECT 1\n----\n1 values hashing to b026324c6904b2a9cb4b88d6d61c81d1\n");
+  RunStats stats =
+      run("hash-threshold 1\n\nquery I\nSELECT 1\n----\n1 values hashing to b026324c6904b2a9cb4b88d6d61c81d1\n");
   EXPECT_EQ(stats.passed, 1u);
   EXPECT_EQ(stats.failed, 0u);
 }
