@@ -1,0 +1,74 @@
+#pragma once
+/// Calls and call-like special forms: function calls, CASE, CAST and EXTRACT.
+
+#include <string>
+#include <vector>
+
+#include "parser/ast/expr.hpp"
+#include "parser/ast/type_name.hpp"
+
+namespace kestrel::ast {
+
+/// A function call `name(args)`, also aggregates: `count(*)` (star), `sum(DISTINCT x)`, `count(x) FILTER (WHERE
+/// c)`. COALESCE, NULLIF, GREATEST and LEAST are plain calls. The SQL special forms become calls too:
+///   SUBSTRING(x FROM a [FOR b]) -> substring(x, a[, b]);  SUBSTRING(x FOR b) -> substring(x, 1, b);
+///   POSITION(a IN b) -> position(a, b);
+///   TRIM([BOTH] [chars] FROM x) -> trim(x[, chars]); LEADING -> ltrim(x[, chars]); TRAILING -> rtrim(x[, chars]).
+/// `position` is the name's first token; `operator_position` is the opening parenthesis.
+struct FunctionCall final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kFunctionCall;
+  explicit FunctionCall(SourcePosition pos) : Expr(kKind, pos) {}
+
+  /// The schema before the name (`pg_catalog.lower`); empty when not qualified.
+  std::string schema;
+  /// The function name, folded to lower case unless quoted.
+  std::string name;
+  ExprList args;
+  /// f(DISTINCT ...)
+  bool distinct = false;
+  /// f(*): count(*); `args` is empty.
+  bool star = false;
+  /// FILTER (WHERE ...) of an aggregate; null when absent.
+  ExprPtr filter;
+};
+
+/// One WHEN ... THEN ... arm of a CASE.
+struct WhenClause {
+  /// Searched CASE: the condition; simple CASE: the value compared with the operand.
+  ExprPtr condition;
+  ExprPtr result;
+};
+
+/// `CASE [operand] WHEN c THEN r ... [ELSE e] END`. `operand` is null for the searched form.
+struct Case final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCase;
+  explicit Case(SourcePosition pos) : Expr(kKind, pos) {}
+
+  ExprPtr operand;
+  std::vector<WhenClause> whens;
+  /// The ELSE result; null when absent (the result is then NULL).
+  ExprPtr else_result;
+};
+
+/// `CAST(x AS type)`, `TRY_CAST(x AS type)` (NULL instead of an error) and `x::type`. For `::`,
+/// `operator_position` is the `::` token; otherwise it is the CAST keyword.
+struct Cast final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCast;
+  explicit Cast(SourcePosition pos) : Expr(kKind, pos) {}
+
+  ExprPtr operand;
+  TypeName type;
+  bool try_cast = false;
+};
+
+/// `EXTRACT(field FROM x)`. The field is kept as written, in lower case ("year", "month", "day", "hour", "dow",
+/// "epoch", ...); the binder checks it. `operator_position` is the field's token.
+struct Extract final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kExtract;
+  explicit Extract(SourcePosition pos) : Expr(kKind, pos) {}
+
+  std::string field;
+  ExprPtr operand;
+};
+
+}  // namespace kestrel::ast
