@@ -4,11 +4,14 @@
 #include <chrono>
 
 #include "common/check.hpp"
+#include "exec/expr/evaluate.hpp"
 #include "gpu/device.hpp"
+#include "main/database_state.hpp"
+#include "main/statement_runner.hpp"
+#include "parser/parser.hpp"
+#include "planner/binder/expr_binder.hpp"
 
 namespace kestrel {
-
-struct Database::State {};
 
 const char* device_choice_name(DeviceChoice choice) {
   switch (choice) {
@@ -41,6 +44,10 @@ Value QueryResult::value(size_t row, size_t column) const {
 }
 
 Database::Database(DatabaseOptions options) : options_(std::move(options)), state_(std::make_unique<State>()) {
+  // The binder folds constants with the CPU evaluator (the planner layer cannot link it directly).
+  plan::set_constant_evaluator([](const plan::Expr& e) { return exec::evaluate_constant(e); });
+  if (options_.threads > 0) state_->settings.set("threads", std::to_string(options_.threads));
+  if (!options_.gpu_fallback) state_->settings.set("gpu_fallback", "false");
   if (options_.device == DeviceChoice::kCpu) {
     effective_device_ = DeviceChoice::kCpu;
     return;
@@ -63,8 +70,12 @@ Connection::Connection(Database& database) : database_(database) {}
 Connection::~Connection() = default;
 
 QueryResult Connection::query(std::string_view sql) {
-  (void)database_;
-  throw NotImplemented("SQL execution is not wired yet: " + std::string(sql));
+  cancel_requested_.store(false);
+  auto start = std::chrono::steady_clock::now();
+  auto statement = parse_statement(sql);
+  QueryResult result = run_statement(database_.state(), *statement, cancel_requested_);
+  result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 std::vector<std::pair<std::string, uint32_t>> Connection::split_statements(std::string_view script) {

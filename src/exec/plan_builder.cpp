@@ -1,0 +1,122 @@
+#include "exec/plan_builder.hpp"
+
+#include "exec/expr/evaluate.hpp"
+#include "exec/ops/filter/filter.hpp"
+#include "exec/ops/limit/limit.hpp"
+#include "exec/ops/project/project.hpp"
+#include "exec/ops/scan/table_scan.hpp"
+#include "exec/ops/values/values.hpp"
+
+namespace kestrel::exec {
+
+namespace {
+
+/// Source over a collector's batches after LIMIT/OFFSET (applied once in prepare).
+class LimitSource final : public Source {
+ public:
+  LimitSource(std::shared_ptr<BatchCollector> input, std::optional<uint64_t> limit, uint64_t offset)
+      : input_(std::move(input)), limit_(limit), offset_(offset) {}
+  void prepare(ExecContext&) override {
+    batches_ = input_->batches();
+    apply_limit(batches_, limit_, offset_);
+  }
+  size_t morsel_count() const override { return batches_.size(); }
+  void read(size_t morsel, ExecContext&, std::vector<Batch>& out) override { out.push_back(batches_[morsel]); }
+  std::string name() const override { return "Limit"; }
+
+ private:
+  std::shared_ptr<BatchCollector> input_;
+  std::optional<uint64_t> limit_;
+  uint64_t offset_;
+  std::vector<Batch> batches_;
+};
+
+}  // namespace
+
+SchemaPtr schema_of(const plan::LogicalNode& node) { return std::make_shared<Schema>(node.output); }
+
+void PlanBuilder::count_references(const plan::LogicalNode& node) {
+  if (++references_[&node] > 1) return;
+  for (const auto& child : node.children) count_references(*child);
+}
+
+std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr& root) {
+  count_references(*root);
+  auto collector = std::make_shared<BatchCollector>(schema_of(*root));
+  finish(build(root), collector);
+  return collector;
+}
+
+size_t PlanBuilder::finish(Open open, std::shared_ptr<Sink> sink) {
+  Pipeline p;
+  p.source = std::move(open.source);
+  p.operators = std::move(open.operators);
+  p.sink = std::move(sink);
+  p.dependencies = std::move(open.dependencies);
+  pipelines_.push_back(std::move(p));
+  return pipelines_.size() - 1;
+}
+
+std::pair<std::shared_ptr<BatchCollector>, size_t> PlanBuilder::materialize(const plan::LogicalPtr& node) {
+  auto it = materialized_.find(node.get());
+  if (it != materialized_.end()) return it->second;
+  auto collector = std::make_shared<BatchCollector>(schema_of(*node));
+  size_t index = finish(build(node), collector);
+  materialized_[node.get()] = {collector, index};
+  return {collector, index};
+}
+
+PlanBuilder::Open PlanBuilder::build(const plan::LogicalPtr& node) {
+  if (references_[node.get()] > 1 && !materialized_.count(node.get())) {
+    // A sub-plan used several times (a CTE) is computed once and read by each user.
+    references_[node.get()] = 1;
+    auto [collector, index] = materialize(node);
+    references_[node.get()] = 2;
+    return Open{collector, {}, {index}};
+  }
+  if (auto it = materialized_.find(node.get()); it != materialized_.end()) {
+    return Open{it->second.first, {}, {it->second.second}};
+  }
+  using plan::NodeKind;
+  switch (node->kind) {
+    case NodeKind::kGet: {
+      const auto& get = node->as<plan::LogicalGet>();
+      return Open{std::make_shared<TableScanCpu>(get.table, get.spec, get.filters, schema_of(get)), {}, {}};
+    }
+    case NodeKind::kValues: return build_values(node->as<plan::LogicalValues>());
+    case NodeKind::kFilter: {
+      Open open = build(node->children[0]);
+      open.operators.push_back(std::make_shared<FilterCpu>(node->as<plan::LogicalFilter>().predicate));
+      return open;
+    }
+    case NodeKind::kProject: {
+      Open open = build(node->children[0]);
+      open.operators.push_back(std::make_shared<ProjectCpu>(node->as<plan::LogicalProject>().exprs, schema_of(*node)));
+      return open;
+    }
+    case NodeKind::kLimit: return build_limit(node);
+    default: return build_breaker(node);
+  }
+}
+
+PlanBuilder::Open PlanBuilder::build_values(const plan::LogicalValues& node) {
+  std::vector<ColumnPtr> columns;
+  for (size_t c = 0; c < node.output.size(); ++c) {
+    std::vector<Value> values;
+    for (const auto& row : node.rows) {
+      Value v = evaluate_constant(*row[c]);
+      values.push_back(v.is_null() ? Value::null(node.output[c].type) : v);
+    }
+    columns.push_back(Column::from_values(node.output[c].type, values, *ctx_.host_mr));
+  }
+  Batch batch(schema_of(node), std::move(columns), node.rows.size(), gpu::MemoryKind::kHost);
+  return Open{std::make_shared<ValuesCpu>(std::move(batch)), {}, {}};
+}
+
+PlanBuilder::Open PlanBuilder::build_limit(const plan::LogicalPtr& node) {
+  const auto& limit = node->as<plan::LogicalLimit>();
+  auto [collector, index] = materialize(node->children[0]);
+  return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}};
+}
+
+}  // namespace kestrel::exec

@@ -1,0 +1,49 @@
+#pragma once
+/// Turns a logical plan into pipelines of CPU operators (placement on the GPU comes with the physical planner).
+/// Pipeline breakers (aggregation, sort, join build, limit, shared sub-plans) end a pipeline in a sink; the
+/// operators above them start a new pipeline whose source reads the sink's result.
+
+#include <map>
+
+#include "exec/ops/collect/collect.hpp"
+#include "exec/pipeline.hpp"
+#include "planner/logical_plan.hpp"
+
+namespace kestrel::exec {
+
+class PlanBuilder {
+ public:
+  explicit PlanBuilder(ExecContext& ctx) : ctx_(ctx) {}
+
+  /// Adds the pipelines that compute `root` into a collector and returns that collector.
+  std::shared_ptr<BatchCollector> build_result(const plan::LogicalPtr& root);
+  std::vector<Pipeline>& pipelines() { return pipelines_; }
+
+ private:
+  /// A pipeline still being built: its source, its operators so far and what it depends on.
+  struct Open {
+    std::shared_ptr<Source> source;
+    std::vector<std::shared_ptr<StreamOperator>> operators;
+    std::vector<size_t> dependencies;
+  };
+
+  Open build(const plan::LogicalPtr& node);
+  Open build_values(const plan::LogicalValues& node);
+  Open build_limit(const plan::LogicalPtr& node);
+  Open build_breaker(const plan::LogicalPtr& node);
+  /// Ends `open` in `sink`; returns the pipeline's index.
+  size_t finish(Open open, std::shared_ptr<Sink> sink);
+  /// Materializes `node` into a collector (once per node, so shared sub-plans such as CTEs run once).
+  std::pair<std::shared_ptr<BatchCollector>, size_t> materialize(const plan::LogicalPtr& node);
+  void count_references(const plan::LogicalNode& node);
+
+  ExecContext& ctx_;
+  std::vector<Pipeline> pipelines_;
+  std::map<const plan::LogicalNode*, int> references_;
+  std::map<const plan::LogicalNode*, std::pair<std::shared_ptr<BatchCollector>, size_t>> materialized_;
+};
+
+/// The schema of a plan node's output.
+SchemaPtr schema_of(const plan::LogicalNode& node);
+
+}  // namespace kestrel::exec

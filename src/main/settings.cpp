@@ -1,0 +1,69 @@
+#include "main/settings.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "common/error.hpp"
+
+namespace kestrel {
+
+namespace {
+
+bool valid_bool(const std::string& v) { return v == "true" || v == "false" || v == "on" || v == "off"; }
+bool valid_threads(const std::string& v) {
+  if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), ::isdigit)) return false;
+  return std::stoi(v) >= 1;
+}
+
+}  // namespace
+
+Settings::Settings() {
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  entries_["threads"] = {std::to_string(cores), std::to_string(cores), "worker threads per query on the CPU",
+                         valid_threads};
+  entries_["gpu_fallback"] = {"true", "true", "run operators the GPU cannot run on the CPU instead of failing",
+                              valid_bool};
+}
+
+void Settings::set(const std::string& name, const std::string& value) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(name);
+  if (it == entries_.end()) throw BinderError("unknown setting '" + name + "'", std::nullopt, "42704");
+  std::string v = value;
+  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+  if (!it->second.valid(v)) throw InvalidInput("invalid value '" + value + "' for setting '" + name + "'", "22023");
+  if (v == "on") v = "true";
+  if (v == "off") v = "false";
+  it->second.value = v;
+}
+
+void Settings::reset(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(name);
+  if (it == entries_.end()) throw BinderError("unknown setting '" + name + "'", std::nullopt, "42704");
+  it->second.value = it->second.default_value;
+}
+
+void Settings::reset_all() {
+  std::lock_guard lock(mutex_);
+  for (auto& [name, e] : entries_) e.value = e.default_value;
+}
+
+std::string Settings::get(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(name);
+  if (it == entries_.end()) throw BinderError("unknown setting '" + name + "'", std::nullopt, "42704");
+  return it->second.value;
+}
+
+std::vector<std::vector<std::string>> Settings::all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::vector<std::string>> out;
+  for (const auto& [name, e] : entries_) out.push_back({name, e.value, e.description});
+  return out;
+}
+
+int Settings::threads() const { return std::stoi(get("threads")); }
+bool Settings::gpu_fallback() const { return get("gpu_fallback") == "true"; }
+
+}  // namespace kestrel

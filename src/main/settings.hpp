@@ -1,0 +1,37 @@
+#pragma once
+/// Settings of a database (SET / SHOW / RESET): named values with defaults, checked on assignment.
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kestrel {
+
+/// A registry of settings. Values are kept as text; each setting validates what it accepts.
+class Settings {
+ public:
+  Settings();
+  /// Sets `name` (lower case) to `value`; throws BinderError for an unknown name or InvalidInput for a bad value.
+  void set(const std::string& name, const std::string& value);
+  void reset(const std::string& name);
+  void reset_all();
+  std::string get(const std::string& name) const;
+  /// (name, value, description) of every setting, sorted by name.
+  std::vector<std::vector<std::string>> all() const;
+
+  int threads() const;
+  bool gpu_fallback() const;
+
+ private:
+  struct Entry {
+    std::string value;
+    std::string default_value;
+    std::string description;
+    bool (*valid)(const std::string&);
+  };
+  mutable std::mutex mutex_;
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace kestrel

@@ -1,0 +1,246 @@
+#include "main/statement_runner.hpp"
+
+#include "exec/plan_builder.hpp"
+#include "planner/binder/binder.hpp"
+#include "vector/gather.hpp"
+
+namespace kestrel {
+
+namespace {
+
+/// A one-column-per-field result of text rows (SHOW, EXPLAIN, DESCRIBE).
+QueryResult text_result(const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<Field> fields;
+  std::vector<ColumnPtr> columns;
+  for (size_t c = 0; c < names.size(); ++c) {
+    fields.push_back({names[c], TypeId::kVarchar});
+    std::vector<Value> values;
+    for (const auto& row : rows) values.push_back(Value::varchar(row[c]));
+    columns.push_back(Column::from_values(TypeId::kVarchar, values));
+  }
+  QueryResult result;
+  result.schema = std::make_shared<Schema>(fields);
+  result.batches.push_back(Batch(result.schema, std::move(columns), rows.size(), gpu::MemoryKind::kHost));
+  return result;
+}
+
+QueryResult status(std::string message) {
+  QueryResult result;
+  result.message = std::move(message);
+  return result;
+}
+
+/// Runs a bound plan and returns its rows.
+QueryResult execute_plan(Database::State& state, const plan::LogicalPtr& plan, const std::atomic<bool>& cancel) {
+  exec::ExecContext ctx;
+  ctx.threads = state.settings.threads();
+  ctx.cancel_requested = &cancel;
+  exec::PlanBuilder builder(ctx);
+  auto collector = builder.build_result(plan);
+  exec::run_pipelines(builder.pipelines(), ctx);
+  QueryResult result;
+  result.schema = collector->schema();
+  result.batches = collector->batches();
+  return result;
+}
+
+QueryResult create_table(Database::State& state, const ast::CreateTableStatement& s) {
+  const std::string& name = s.name.name();
+  if (state.catalog.find_table(name) || state.catalog.find_view(name)) {
+    if (s.if_not_exists) return status("CREATE TABLE");
+    if (!s.or_replace) throw BinderError("table '" + name + "' already exists", s.name.position, "42P07");
+  }
+  std::vector<Field> fields;
+  for (const auto& c : s.columns) {
+    if (!c.type.type) throw BinderError("unknown type " + c.type.to_string(), c.type.position, "42704");
+    for (const auto& f : fields) {
+      if (f.name == c.name) throw BinderError("column '" + c.name + "' specified more than once", c.position, "42701");
+    }
+    fields.push_back({c.name, *c.type.type, !c.not_null});
+  }
+  state.catalog.add_table(std::make_shared<catalog::MemoryTable>(name, std::make_shared<Schema>(fields)), true);
+  return status("CREATE TABLE");
+}
+
+QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStatement& s,
+                            const std::atomic<bool>& cancel) {
+  const std::string& name = s.name.name();
+  if (state.catalog.find_table(name) || state.catalog.find_view(name)) {
+    if (s.if_not_exists) return status("CREATE TABLE AS");
+    if (!s.or_replace) throw BinderError("table '" + name + "' already exists", s.name.position, "42P07");
+  }
+  plan::Binder binder(state.catalog);
+  auto plan = binder.bind_query(*s.query);
+  QueryResult rows = execute_plan(state, plan, cancel);
+  std::vector<Field> fields = plan->output;
+  for (size_t i = 0; i < s.column_names.size() && i < fields.size(); ++i) fields[i].name = s.column_names[i];
+  auto schema = std::make_shared<Schema>(fields);
+  auto table = std::make_shared<catalog::MemoryTable>(name, schema);
+  size_t count = 0;
+  for (const auto& b : rows.batches) count += table->append(Batch(schema, b.columns(), b.num_rows(), b.residency()));
+  state.catalog.add_table(table, true);
+  return status("CREATE TABLE AS " + std::to_string(count));
+}
+
+QueryResult insert(Database::State& state, const ast::InsertStatement& s, const std::atomic<bool>& cancel) {
+  auto table = state.catalog.find_table(s.table.name());
+  if (!table) throw BinderError("table '" + s.table.to_string() + "' does not exist", s.table.position, "42P01");
+  auto memory = std::dynamic_pointer_cast<catalog::MemoryTable>(table);
+  if (!memory) throw NotImplemented("INSERT into a file-backed table is not supported yet", s.position);
+  const Schema& schema = *table->schema();
+  std::vector<int> source_of(schema.size(), -1);
+  if (s.columns.empty()) {
+    for (size_t i = 0; i < schema.size(); ++i) source_of[i] = static_cast<int>(i);
+  } else {
+    for (size_t k = 0; k < s.columns.size(); ++k) {
+      auto idx = schema.index_of(s.columns[k]);
+      if (!idx) throw BinderError("column '" + s.columns[k] + "' of table '" + table->name() + "' does not exist",
+                                  s.position, "42703");
+      if (source_of[*idx] >= 0) {
+        throw BinderError("column '" + s.columns[k] + "' specified more than once", s.position, "42701");
+      }
+      source_of[*idx] = static_cast<int>(k);
+    }
+  }
+  plan::Binder binder(state.catalog);
+  auto source = binder.bind_query(*s.source);
+  size_t expected = s.columns.empty() ? schema.size() : s.columns.size();
+  if (source->output.size() != expected) {
+    throw BinderError("INSERT has " + std::to_string(source->output.size()) + " expressions but " +
+                          std::to_string(expected) + " target columns",
+                      s.source->position, "42601");
+  }
+  std::vector<plan::ExprPtr> exprs;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const auto& field = schema.field(i);
+    plan::ExprPtr e = source_of[i] < 0
+                          ? plan::make_constant(Value::null(field.type))
+                          : plan::make_column_ref(static_cast<size_t>(source_of[i]),
+                                                  source->output[static_cast<size_t>(source_of[i])].type, field.name);
+    exprs.push_back(plan::Binder::cast_to(e, field.type, s.source->position));
+    names.push_back(field.name);
+  }
+  auto project = plan::make_project(source, exprs, names);
+  QueryResult rows = execute_plan(state, project, cancel);
+  auto table_schema = table->schema();
+  size_t count = 0;
+  for (const auto& b : rows.batches) {
+    for (size_t i = 0; i < table_schema->size(); ++i) {
+      if (!table_schema->field(i).nullable && b.column(i)->null_count() > 0) {
+        throw InvalidInput("NULL value in column '" + table_schema->field(i).name + "' violates NOT NULL", "23502");
+      }
+    }
+  }
+  for (const auto& b : rows.batches) count += memory->append(Batch(table_schema, b.columns(), b.num_rows(), b.residency()));
+  return status("INSERT 0 " + std::to_string(count));
+}
+
+QueryResult drop(Database::State& state, const ast::DropStatement& s) {
+  for (const auto& name : s.names) {
+    bool dropped = false;
+    if (s.object_type == ast::ObjectType::kTable) dropped = state.catalog.drop_table(name.name());
+    if (s.object_type == ast::ObjectType::kView) dropped = state.catalog.drop_view(name.name());
+    if (s.object_type == ast::ObjectType::kIndex) dropped = true;
+    if (!dropped && !s.if_exists) {
+      throw BinderError(std::string(ast::object_type_name(s.object_type)) + " '" + name.to_string() +
+                            "' does not exist",
+                        name.position, "42P01");
+    }
+  }
+  return status(std::string("DROP ") + ast::object_type_name(s.object_type));
+}
+
+QueryResult describe(Database::State& state, const ast::DescribeStatement& s) {
+  std::vector<Field> fields;
+  if (s.query) {
+    plan::Binder binder(state.catalog);
+    fields = binder.bind_query(*s.query)->output;
+  } else {
+    auto table = state.catalog.find_table(s.table.name());
+    if (table) {
+      fields = table->schema()->fields();
+    } else if (auto view = state.catalog.find_view(s.table.name())) {
+      plan::Binder binder(state.catalog);
+      ast::BaseTableRef ref(s.table.position);
+      (void)ref;
+      throw NotImplemented("DESCRIBE of a view is not supported yet", s.position);
+    } else {
+      throw BinderError("table '" + s.table.to_string() + "' does not exist", s.table.position, "42P01");
+    }
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : fields) rows.push_back({f.name, f.type.to_string(), f.nullable ? "YES" : "NO"});
+  return text_result({"column_name", "column_type", "null"}, rows);
+}
+
+QueryResult explain(Database::State& state, const ast::ExplainStatement& s) {
+  if (s.analyze) throw NotImplemented("EXPLAIN ANALYZE is not supported yet", s.position);
+  if (!s.statement->is<ast::QueryStatement>()) throw NotImplemented("EXPLAIN of this statement", s.position);
+  plan::Binder binder(state.catalog);
+  auto plan = binder.bind_query(*s.statement->as<ast::QueryStatement>().query);
+  std::string text = plan::explain_logical(*plan);
+  std::vector<std::vector<std::string>> rows;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    rows.push_back({text.substr(start, end - start)});
+    start = end + 1;
+  }
+  return text_result({"plan"}, rows);
+}
+
+}  // namespace
+
+QueryResult run_statement(Database::State& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
+  switch (statement.kind) {
+    case ast::StatementKind::kQuery: {
+      plan::Binder binder(state.catalog);
+      auto plan = binder.bind_query(*statement.as<ast::QueryStatement>().query);
+      return execute_plan(state, plan, cancel);
+    }
+    case ast::StatementKind::kCreateTable: return create_table(state, statement.as<ast::CreateTableStatement>());
+    case ast::StatementKind::kCreateTableAs:
+      return create_table_as(state, statement.as<ast::CreateTableAsStatement>(), cancel);
+    case ast::StatementKind::kCreateView: {
+      const auto& s = statement.as<ast::CreateViewStatement>();
+      plan::Binder binder(state.catalog);
+      binder.bind_query(*s.query);  // reject views that do not bind now
+      state.catalog.add_view({s.name.name(), s.query_text, s.column_names}, s.or_replace);
+      return status("CREATE VIEW");
+    }
+    case ast::StatementKind::kCreateIndex: return status("CREATE INDEX");
+    case ast::StatementKind::kDrop: return drop(state, statement.as<ast::DropStatement>());
+    case ast::StatementKind::kInsert: return insert(state, statement.as<ast::InsertStatement>(), cancel);
+    case ast::StatementKind::kExplain: return explain(state, statement.as<ast::ExplainStatement>());
+    case ast::StatementKind::kSet: {
+      const auto& s = statement.as<ast::SetStatement>();
+      if (s.value.kind == ast::OptionValue::Kind::kDefault) {
+        state.settings.reset(s.name);
+      } else {
+        state.settings.set(s.name, s.value.text);
+      }
+      return status("SET");
+    }
+    case ast::StatementKind::kReset: {
+      const auto& s = statement.as<ast::ResetStatement>();
+      s.all ? state.settings.reset_all() : state.settings.reset(s.name);
+      return status("RESET");
+    }
+    case ast::StatementKind::kShow: {
+      const auto& s = statement.as<ast::ShowStatement>();
+      if (s.show == ast::ShowKind::kTables) {
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& n : state.catalog.table_names()) rows.push_back({n});
+        return text_result({"name"}, rows);
+      }
+      if (s.show == ast::ShowKind::kAll) return text_result({"name", "setting", "description"}, state.settings.all());
+      return text_result({s.name}, {{state.settings.get(s.name)}});
+    }
+    case ast::StatementKind::kDescribe: return describe(state, statement.as<ast::DescribeStatement>());
+    case ast::StatementKind::kCopy: throw NotImplemented("COPY is not supported yet", statement.position);
+  }
+  throw InternalError("unhandled statement kind");
+}
+
+}  // namespace kestrel

@@ -1,0 +1,181 @@
+#include "parser/parser.hpp"
+#include "planner/binder/binder.hpp"
+#include "planner/binder/expr_binder.hpp"
+#include "planner/expression_utils.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+/// Applies `AS alias (c1, c2)` to the columns of a FROM item.
+void apply_alias(const std::optional<ast::TableAlias>& alias, const std::string& default_table, LogicalNode& plan,
+                 Scope& item_scope) {
+  std::string table = alias ? alias->name : default_table;
+  if (alias && alias->columns.size() > plan.output.size()) {
+    throw BinderError("table '" + table + "' has " + std::to_string(plan.output.size()) + " columns but " +
+                          std::to_string(alias->columns.size()) + " were named",
+                      alias->position, "42P10");
+  }
+  item_scope = Scope{};
+  for (size_t i = 0; i < plan.output.size(); ++i) {
+    std::string name = alias && i < alias->columns.size() ? alias->columns[i] : plan.output[i].name;
+    item_scope.columns.push_back({table, name, plan.output[i].type, i, false});
+  }
+}
+
+/// Appends `right` to `left` with its indices shifted by `offset`.
+void append_scope(Scope& left, const Scope& right, size_t offset) {
+  for (auto c : right.columns) {
+    c.index += offset;
+    left.columns.push_back(c);
+  }
+}
+
+LogicalPtr make_cross(LogicalPtr left, LogicalPtr right) {
+  auto join = std::make_shared<LogicalJoin>();
+  join->join_type = JoinType::kCross;
+  join->output = left->output;
+  join->output.insert(join->output.end(), right->output.begin(), right->output.end());
+  join->children = {std::move(left), std::move(right)};
+  return join;
+}
+
+}  // namespace
+
+LogicalPtr Binder::bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope) {
+  LogicalPtr plan;
+  for (const auto& ref : from) {
+    Scope item;
+    LogicalPtr next = bind_table_ref(*ref, item);
+    if (!plan) {
+      plan = next;
+      scope = item;
+      continue;
+    }
+    size_t offset = plan->output.size();
+    plan = make_cross(plan, next);
+    append_scope(scope, item, offset);
+  }
+  return plan;
+}
+
+LogicalPtr Binder::bind_table_ref(const ast::TableRef& ref, Scope& scope) {
+  switch (ref.kind) {
+    case ast::TableRefKind::kBaseTable: return bind_base_table(ref.as<ast::BaseTableRef>(), scope);
+    case ast::TableRefKind::kSubquery: {
+      const auto& sub = ref.as<ast::SubqueryRef>();
+      if (sub.lateral) throw NotImplemented("LATERAL sub-queries are not supported yet", sub.position);
+      LogicalPtr plan = bind_query(*sub.query);
+      apply_alias(sub.alias, "", *plan, scope);
+      return plan;
+    }
+    case ast::TableRefKind::kTableFunction:
+      throw NotImplemented("table function " + ref.as<ast::TableFunctionRef>().name + " is not supported yet",
+                           ref.position);
+    case ast::TableRefKind::kJoin: return bind_join(ref.as<ast::JoinRef>(), scope);
+  }
+  throw InternalError("unhandled FROM item");
+}
+
+LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {
+  const std::string& name = ref.name.name();
+  if (ref.name.parts.size() == 1) {
+    for (auto it = cte_scopes_.rbegin(); it != cte_scopes_.rend(); ++it) {
+      auto found = it->find(name);
+      if (found != it->end()) {
+        apply_alias(ref.alias, name, *found->second.plan, scope);
+        return found->second.plan;
+      }
+    }
+  }
+  if (auto view = catalog_.find_view(name)) {
+    auto statement = parse_statement(view->sql);
+    if (!statement->is<ast::QueryStatement>()) throw InternalError("view '" + name + "' is not a query");
+    LogicalPtr plan = bind_query(*statement->as<ast::QueryStatement>().query);
+    for (size_t i = 0; i < view->column_names.size() && i < plan->output.size(); ++i) {
+      plan->output[i].name = view->column_names[i];
+    }
+    apply_alias(ref.alias, name, *plan, scope);
+    return plan;
+  }
+  catalog::TablePtr table = catalog_.find_table(name);
+  if (!table) throw BinderError("table '" + ref.name.to_string() + "' does not exist", ref.position, "42P01");
+  auto get = std::make_shared<LogicalGet>();
+  get->table = table;
+  for (size_t i = 0; i < table->schema()->size(); ++i) {
+    get->spec.columns.push_back(i);
+    get->output.push_back(table->schema()->field(i));
+  }
+  apply_alias(ref.alias, name, *get, scope);
+  return get;
+}
+
+LogicalPtr Binder::bind_join(const ast::JoinRef& join, Scope& scope) {
+  Scope left_scope, right_scope;
+  LogicalPtr left = bind_table_ref(*join.left, left_scope);
+  LogicalPtr right = bind_table_ref(*join.right, right_scope);
+  size_t offset = left->output.size();
+  LogicalPtr plan = make_cross(left, right);
+  auto& node = plan->as<LogicalJoin>();
+  scope = left_scope;
+  append_scope(scope, right_scope, offset);
+
+  switch (join.join_type) {
+    case ast::JoinType::kInner: node.join_type = JoinType::kInner; break;
+    case ast::JoinType::kLeft: node.join_type = JoinType::kLeft; break;
+    case ast::JoinType::kRight: node.join_type = JoinType::kRight; break;
+    case ast::JoinType::kFull: node.join_type = JoinType::kFull; break;
+    case ast::JoinType::kCross: node.join_type = JoinType::kCross; break;
+  }
+  std::vector<std::string> using_columns = join.using_columns;
+  if (join.natural) {
+    for (const auto& l : left_scope.columns) {
+      if (l.hidden) continue;
+      for (const auto& r : right_scope.columns) {
+        if (!r.hidden && r.name == l.name) using_columns.push_back(l.name);
+      }
+    }
+    if (node.join_type == JoinType::kCross) node.join_type = JoinType::kInner;
+  }
+  std::vector<ExprPtr> conjuncts;
+  ExprBinder eb(*this);
+  for (const auto& column : using_columns) {
+    const ScopeColumn* l = nullptr;
+    const ScopeColumn* r = nullptr;
+    for (const auto& c : left_scope.columns) {
+      if (c.name == column && !c.hidden) l = &c;
+    }
+    for (const auto& c : right_scope.columns) {
+      if (c.name == column && !c.hidden) r = &c;
+    }
+    if (l == nullptr || r == nullptr) {
+      throw BinderError("column '" + column + "' named in USING is not on both sides of the join", join.join_position,
+                        "42703");
+    }
+    ExprPtr le = make_column_ref(l->index, l->type, l->name);
+    ExprPtr re = make_column_ref(r->index + offset, r->type, r->name);
+    eb.unify_for_comparison(le, re, join.join_position, nullptr, nullptr);
+    conjuncts.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {le, re}));
+    // The right copy of a USING column is reachable only qualified; `*` shows the column once.
+    for (auto& c : scope.columns) {
+      if (c.index == r->index + offset) c.hidden = true;
+    }
+  }
+  if (join.condition) {
+    auto cond = eb.bind_predicate(*join.condition, ExprBindContext{&scope, "JOIN ON", nullptr});
+    for (auto& c : split_conjuncts(cond)) conjuncts.push_back(c);
+  }
+  node.condition = make_conjunction(conjuncts);
+  if (join.alias) {
+    Scope renamed;
+    for (const auto& c : scope.columns) {
+      ScopeColumn copy = c;
+      copy.table = join.alias->name;
+      renamed.columns.push_back(copy);
+    }
+    scope = renamed;
+  }
+  return plan;
+}
+
+}  // namespace kestrel::plan

@@ -1,0 +1,290 @@
+#include <algorithm>
+
+#include "planner/binder/binder.hpp"
+#include "planner/binder/expr_binder.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+/// The output name of a select item without an alias (PostgreSQL's rules).
+std::string default_name(const ast::Expr& e) {
+  if (e.is<ast::ColumnRef>()) return e.as<ast::ColumnRef>().column();
+  if (e.is<ast::FunctionCall>()) return e.as<ast::FunctionCall>().name;
+  if (e.is<ast::Cast>()) return default_name(*e.as<ast::Cast>().operand);
+  if (e.is<ast::Extract>()) return "extract";
+  if (e.is<ast::Case>()) return "case";
+  return "?column?";
+}
+
+/// A select-list position from an ORDER BY / GROUP BY integer literal, or nullopt.
+std::optional<size_t> ordinal(const ast::Expr& e, size_t count, const char* clause) {
+  if (!e.is<ast::Literal>() || e.as<ast::Literal>().literal_kind != ast::LiteralKind::kInteger) return std::nullopt;
+  long long n = std::stoll(e.as<ast::Literal>().text);
+  if (n < 1 || static_cast<size_t>(n) > count) {
+    throw BinderError(std::string(clause) + " position " + std::to_string(n) + " is not in the select list",
+                      e.position, "42P10");
+  }
+  return static_cast<size_t>(n - 1);
+}
+
+/// Index of the select item whose alias is the bare name `e`, or nullopt.
+std::optional<size_t> alias_match(const ast::Expr& e, const std::vector<std::string>& names,
+                                  const std::vector<bool>& aliased) {
+  if (!e.is<ast::ColumnRef>() || !e.as<ast::ColumnRef>().is_unqualified()) return std::nullopt;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (aliased[i] && names[i] == e.as<ast::ColumnRef>().column()) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names) {
+  ExprBinder eb(*this);
+  Scope scope;
+  LogicalPtr plan;
+  if (select.from.empty()) {
+    auto values = std::make_shared<LogicalValues>();
+    values->rows.emplace_back();
+    plan = values;
+  } else {
+    plan = bind_from(select.from, scope);
+  }
+  if (select.where) {
+    if (ExprBinder::contains_aggregate(*select.where)) {
+      throw BinderError("aggregate functions are not allowed in WHERE", select.where->position, "42803");
+    }
+    auto filter = std::make_shared<LogicalFilter>();
+    filter->predicate = eb.bind_predicate(*select.where, ExprBindContext{&scope, "WHERE", nullptr});
+    filter->output = plan->output;
+    filter->children = {plan};
+    plan = filter;
+  }
+
+  // Expand stars and collect the select items.
+  std::vector<const ast::Expr*> item_exprs;
+  std::vector<ExprPtr> star_exprs;  // pre-bound star columns (null for ordinary items)
+  std::vector<std::string> item_names;
+  std::vector<bool> aliased;
+  for (const auto& item : select.items) {
+    if (item.expr->is<ast::Star>()) {
+      const auto& star = item.expr->as<ast::Star>();
+      std::string table = star.qualifier.empty() ? "" : star.qualifier.back();
+      bool any = false;
+      for (const auto& c : scope.columns) {
+        if (c.hidden || (!table.empty() && c.table != table)) continue;
+        item_exprs.push_back(nullptr);
+        star_exprs.push_back(make_column_ref(c.index, c.type, c.name));
+        item_names.push_back(c.name);
+        aliased.push_back(false);
+        any = true;
+      }
+      if (!any && !table.empty()) throw BinderError("table '" + table + "' is not in FROM", star.position, "42P01");
+      if (!any && select.from.empty()) throw BinderError("SELECT * with no tables specified", star.position, "42601");
+      continue;
+    }
+    item_exprs.push_back(item.expr.get());
+    star_exprs.push_back(nullptr);
+    item_names.push_back(item.alias ? *item.alias : default_name(*item.expr));
+    aliased.push_back(item.alias.has_value());
+  }
+
+  bool aggregated = !select.group_by.empty() || (select.having != nullptr);
+  for (const auto* e : item_exprs) aggregated |= e != nullptr && ExprBinder::contains_aggregate(*e);
+  if (query != nullptr) {
+    for (const auto& o : query->order_by) aggregated |= ExprBinder::contains_aggregate(*o.expr);
+  }
+
+  AggregateBinding agg;
+  agg.input_scope = &scope;
+  ExprBindContext input_ctx{&scope, "SELECT", nullptr};
+  ExprBindContext ctx = input_ctx;
+  if (aggregated) {
+    for (const auto& g : select.group_by) {
+      const ast::Expr* source = g.get();
+      if (auto pos = ordinal(*g, item_exprs.size(), "GROUP BY")) {
+        if (item_exprs[*pos] == nullptr) {
+          agg.groups.push_back(star_exprs[*pos]);
+          agg.group_keys.push_back(star_exprs[*pos]->to_string());
+          continue;
+        }
+        source = item_exprs[*pos];
+      } else if (g->is<ast::ColumnRef>()) {
+        // A bare name that is not an input column may name a select alias.
+        bool is_input = false;
+        for (const auto& c : scope.columns) is_input |= c.name == g->as<ast::ColumnRef>().column();
+        if (!is_input) {
+          if (auto a = alias_match(*g, item_names, aliased)) source = item_exprs[*a];
+        }
+      }
+      if (source == nullptr || ExprBinder::contains_aggregate(*source)) {
+        throw BinderError("aggregate functions are not allowed in GROUP BY", g->position, "42803");
+      }
+      ExprPtr bound = eb.bind(*source, ExprBindContext{&scope, "GROUP BY", nullptr});
+      agg.groups.push_back(bound);
+      agg.group_keys.push_back(bound->to_string());
+    }
+    ctx = ExprBindContext{nullptr, "SELECT", &agg};
+  }
+
+  std::vector<ExprPtr> exprs;
+  for (size_t i = 0; i < item_exprs.size(); ++i) {
+    if (item_exprs[i] == nullptr) {
+      if (aggregated) {
+        std::string key = star_exprs[i]->to_string();
+        auto it = std::find(agg.group_keys.begin(), agg.group_keys.end(), key);
+        if (it == agg.group_keys.end()) {
+          throw BinderError("column '" + item_names[i] +
+                                "' must appear in the GROUP BY clause or be used in an aggregate function",
+                            select.position, "42803");
+        }
+        exprs.push_back(agg.group_ref(static_cast<size_t>(it - agg.group_keys.begin())));
+      } else {
+        exprs.push_back(star_exprs[i]);
+      }
+      continue;
+    }
+    exprs.push_back(eb.bind(*item_exprs[i], ctx));
+  }
+  ExprPtr having;
+  if (select.having) having = eb.bind_predicate(*select.having, ExprBindContext{nullptr, "HAVING", &agg});
+
+  // ORDER BY keys: select outputs where possible, else hidden extra columns.
+  std::vector<SortKey> keys;
+  std::vector<ExprPtr> hidden;
+  if (query != nullptr) {
+    for (const auto& o : query->order_by) {
+      SortKey key;
+      key.descending = o.direction == ast::SortDirection::kDescending;
+      key.nulls_first = o.nulls == ast::NullOrder::kDefault ? key.descending : o.nulls == ast::NullOrder::kNullsFirst;
+      std::optional<size_t> out;
+      if (auto pos = ordinal(*o.expr, exprs.size(), "ORDER BY")) {
+        out = *pos;
+      } else if (o.expr->is<ast::ColumnRef>() && o.expr->as<ast::ColumnRef>().is_unqualified()) {
+        for (size_t i = 0; i < item_names.size(); ++i) {
+          if (item_names[i] == o.expr->as<ast::ColumnRef>().column()) {
+            out = i;
+            break;
+          }
+        }
+      }
+      if (!out) {
+        ExprPtr bound = eb.bind(*o.expr, aggregated ? ctx : input_ctx);
+        std::string k = bound->to_string();
+        for (size_t i = 0; i < exprs.size() && !out; ++i) {
+          if (exprs[i]->to_string() == k) out = i;
+        }
+        if (!out) {
+          if (select.distinct) {
+            throw BinderError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list",
+                              o.expr->position, "42P10");
+          }
+          hidden.push_back(bound);
+          out = exprs.size() + hidden.size() - 1;
+        }
+      }
+      key.expr = make_column_ref(*out, *out < exprs.size() ? exprs[*out]->type : hidden[*out - exprs.size()]->type,
+                                 *out < item_names.size() ? item_names[*out] : "");
+      keys.push_back(key);
+    }
+  }
+
+  if (aggregated) {
+    auto node = std::make_shared<LogicalAggregate>();
+    node->groups = agg.groups;
+    node->aggregates = agg.calls;
+    for (const auto& g : agg.groups) node->output.push_back({g->kind == ExprKind::kColumnRef ? g->name : "", g->type});
+    for (const auto& c : agg.calls) node->output.push_back({c.to_string(), c.result_type});
+    node->children = {plan};
+    plan = node;
+    if (having) {
+      auto filter = std::make_shared<LogicalFilter>();
+      filter->predicate = having;
+      filter->output = plan->output;
+      filter->children = {plan};
+      plan = filter;
+    }
+  }
+  std::vector<ExprPtr> all = exprs;
+  std::vector<std::string> all_names = item_names;
+  for (size_t i = 0; i < hidden.size(); ++i) {
+    all.push_back(hidden[i]);
+    all_names.push_back("#hidden" + std::to_string(i));
+  }
+  plan = make_project(plan, all, all_names);
+  if (select.distinct) {
+    if (!select.distinct_on.empty()) throw NotImplemented("DISTINCT ON is not supported yet", select.position);
+    auto node = std::make_shared<LogicalAggregate>();
+    for (size_t i = 0; i < plan->output.size(); ++i) {
+      node->groups.push_back(make_column_ref(i, plan->output[i].type, plan->output[i].name));
+    }
+    node->output = plan->output;
+    node->children = {plan};
+    plan = node;
+  }
+  if (!keys.empty()) {
+    auto sort = std::make_shared<LogicalSort>();
+    sort->keys = keys;
+    sort->output = plan->output;
+    sort->children = {plan};
+    plan = sort;
+  }
+  if (query != nullptr && (query->limit || query->offset)) plan = apply_order_limit(plan, *query, {});
+  if (!hidden.empty()) {
+    std::vector<ExprPtr> visible;
+    for (size_t i = 0; i < exprs.size(); ++i) visible.push_back(make_column_ref(i, exprs[i]->type, item_names[i]));
+    plan = make_project(plan, visible, item_names);
+  }
+  *names = item_names;
+  return plan;
+}
+
+LogicalPtr Binder::apply_order_limit(LogicalPtr plan, const ast::Query& query, const std::vector<std::string>& names) {
+  if (!names.empty() && !query.order_by.empty()) {
+    auto sort = std::make_shared<LogicalSort>();
+    for (const auto& o : query.order_by) {
+      SortKey key;
+      key.descending = o.direction == ast::SortDirection::kDescending;
+      key.nulls_first = o.nulls == ast::NullOrder::kDefault ? key.descending : o.nulls == ast::NullOrder::kNullsFirst;
+      std::optional<size_t> out = ordinal(*o.expr, names.size(), "ORDER BY");
+      if (!out && o.expr->is<ast::ColumnRef>()) {
+        for (size_t i = 0; i < names.size(); ++i) {
+          if (names[i] == o.expr->as<ast::ColumnRef>().column()) out = i;
+        }
+      }
+      if (!out) {
+        throw BinderError("ORDER BY of a set operation or VALUES must name an output column", o.expr->position,
+                          "42P10");
+      }
+      key.expr = make_column_ref(*out, plan->output[*out].type, names[*out]);
+      sort->keys.push_back(key);
+    }
+    sort->output = plan->output;
+    sort->children = {plan};
+    plan = sort;
+  }
+  if (query.limit || query.offset) {
+    auto limit = std::make_shared<LogicalLimit>();
+    auto constant_count = [&](const ast::Expr& e, const char* what) -> uint64_t {
+      ExprPtr b = bind_constant(e);
+      Value v = evaluate_constant_expr(*b);
+      if (v.is_null()) return UINT64_MAX;
+      if (!v.type().is_integral() || v.as_int64() < 0) {
+        throw BinderError(std::string(what) + " must be a non-negative integer", e.position, "22023");
+      }
+      return static_cast<uint64_t>(v.as_int64());
+    };
+    if (query.limit) {
+      uint64_t n = constant_count(*query.limit, "LIMIT");
+      if (n != UINT64_MAX) limit->limit = n;
+    }
+    if (query.offset) limit->offset = constant_count(*query.offset, "OFFSET");
+    limit->output = plan->output;
+    limit->children = {plan};
+    plan = limit;
+  }
+  return plan;
+}
+
+}  // namespace kestrel::plan

@@ -1,0 +1,154 @@
+#include "planner/binder/binder.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "planner/binder/expr_binder.hpp"
+#include "planner/functions/type_rules.hpp"
+
+namespace kestrel::plan {
+
+Scope scope_of(const LogicalNode& plan, const std::string& table) {
+  Scope scope;
+  for (size_t i = 0; i < plan.output.size(); ++i) {
+    scope.columns.push_back({table, plan.output[i].name, plan.output[i].type, i, false});
+  }
+  return scope;
+}
+
+LogicalPtr make_project(LogicalPtr child, std::vector<ExprPtr> exprs, const std::vector<std::string>& names) {
+  auto project = std::make_shared<LogicalProject>();
+  for (size_t i = 0; i < exprs.size(); ++i) project->output.push_back({names[i], exprs[i]->type});
+  project->exprs = std::move(exprs);
+  project->children = {std::move(child)};
+  return project;
+}
+
+ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<SourcePosition> pos) {
+  if (expr->type == target) return expr;
+  if (expr->kind == ExprKind::kConstant && expr->constant.is_null()) return make_constant(Value::null(target));
+  if (!can_cast_explicitly(expr->type, target)) {
+    throw BinderError("cannot cast " + expr->type.to_string() + " to " + target.to_string(), pos, "42846");
+  }
+  auto cast = make_cast(std::move(expr), target);
+  const_cast<Expr&>(*cast).position = pos;
+  // Constant casts are folded now so literal errors (DATE 'x') are reported at bind time with their position.
+  if (cast->children[0]->kind == ExprKind::kConstant) {
+    try {
+      return make_constant(evaluate_constant_expr(*cast));
+    } catch (const InvalidInput& e) {
+      throw BinderError(e.message(), pos, e.code());
+    }
+  }
+  return cast;
+}
+
+ExprPtr Binder::bind_constant(const ast::Expr& expr) {
+  ExprBinder eb(*this);
+  ExprBindContext ctx{nullptr, "a constant expression", nullptr};
+  return eb.bind(expr, ctx);
+}
+
+LogicalPtr Binder::bind_query(const ast::Query& query) {
+  cte_scopes_.emplace_back();
+  for (const auto& cte : query.ctes) {
+    auto plan = bind_query(*cte.query);
+    if (!cte.columns.empty()) {
+      if (cte.columns.size() > plan->output.size()) {
+        throw BinderError("WITH query '" + cte.name + "' has " + std::to_string(plan->output.size()) +
+                              " columns but " + std::to_string(cte.columns.size()) + " names",
+                          cte.position, "42P10");
+      }
+      for (size_t i = 0; i < cte.columns.size(); ++i) plan->output[i].name = cte.columns[i];
+    }
+    cte_scopes_.back()[cte.name] = Cte{&cte, plan};
+  }
+  std::vector<std::string> names;
+  LogicalPtr plan;
+  if (query.body->is<ast::Select>()) {
+    plan = bind_select(query.body->as<ast::Select>(), &query, &names);
+  } else {
+    plan = bind_body(*query.body, &names);
+    plan = apply_order_limit(plan, query, names);
+  }
+  cte_scopes_.pop_back();
+  return plan;
+}
+
+LogicalPtr Binder::bind_body(const ast::QueryBody& body, std::vector<std::string>* names) {
+  LogicalPtr plan;
+  switch (body.kind) {
+    case ast::QueryBodyKind::kSelect: plan = bind_select(body.as<ast::Select>(), nullptr, names); break;
+    case ast::QueryBodyKind::kValues: plan = bind_values(body.as<ast::Values>()); break;
+    case ast::QueryBodyKind::kSetOperation: plan = bind_set_operation(body.as<ast::SetOperation>()); break;
+    case ast::QueryBodyKind::kParenthesized: plan = bind_query(*body.as<ast::ParenthesizedQuery>().query); break;
+  }
+  names->clear();
+  for (const auto& f : plan->output) names->push_back(f.name);
+  return plan;
+}
+
+LogicalPtr Binder::bind_values(const ast::Values& values) {
+  ExprBinder eb(*this);
+  ExprBindContext ctx{nullptr, "VALUES", nullptr};
+  auto node = std::make_shared<LogicalValues>();
+  size_t width = values.rows.empty() ? 0 : values.rows[0].size();
+  std::vector<std::vector<ExprPtr>> rows;
+  std::vector<std::vector<LogicalType>> column_types(width);
+  for (const auto& row : values.rows) {
+    std::vector<ExprPtr> bound;
+    for (size_t c = 0; c < row.size(); ++c) {
+      bound.push_back(eb.bind(*row[c], ctx));
+      column_types[c].push_back(bound.back()->type);
+    }
+    rows.push_back(std::move(bound));
+  }
+  for (size_t c = 0; c < width; ++c) {
+    auto common = common_super_type(column_types[c]);
+    if (!common) throw BinderError("VALUES column " + std::to_string(c + 1) + " has mixed types", values.position);
+    LogicalType type = common->id() == TypeId::kNull ? LogicalType(TypeId::kVarchar) : *common;
+    for (auto& row : rows) row[c] = cast_to(row[c], type, values.position);
+    node->output.push_back({"col" + std::to_string(c), type});
+  }
+  node->rows = std::move(rows);
+  return node;
+}
+
+LogicalPtr Binder::bind_set_operation(const ast::SetOperation& op) {
+  std::vector<std::string> left_names, right_names;
+  LogicalPtr left = bind_body(*op.left, &left_names);
+  LogicalPtr right = bind_body(*op.right, &right_names);
+  if (left->output.size() != right->output.size()) {
+    throw BinderError(std::string("each ") + ast::set_operator_name(op.op) + " query must have the same number of "
+                      "columns (" + std::to_string(left->output.size()) + " vs " +
+                      std::to_string(right->output.size()) + ")", op.operator_position, "42601");
+  }
+  std::vector<ExprPtr> left_exprs, right_exprs;
+  bool cast_left = false, cast_right = false;
+  auto node = std::make_shared<LogicalSetOp>();
+  for (size_t i = 0; i < left->output.size(); ++i) {
+    const auto& lt = left->output[i].type;
+    const auto& rt = right->output[i].type;
+    auto common = common_super_type(lt, rt);
+    if (!common) {
+      throw BinderError(std::string(ast::set_operator_name(op.op)) + " types " + lt.to_string() + " and " +
+                        rt.to_string() + " cannot be matched", op.operator_position, "42804");
+    }
+    LogicalType type = common->id() == TypeId::kNull ? LogicalType(TypeId::kVarchar) : *common;
+    left_exprs.push_back(cast_to(make_column_ref(i, lt, left->output[i].name), type, op.operator_position));
+    right_exprs.push_back(cast_to(make_column_ref(i, rt, right->output[i].name), type, op.operator_position));
+    cast_left |= !(lt == type);
+    cast_right |= !(rt == type);
+    node->output.push_back({left_names[i], type});
+  }
+  if (cast_left) left = make_project(left, left_exprs, left_names);
+  if (cast_right) right = make_project(right, right_exprs, right_names);
+  node->op = op.op == ast::SetOperator::kUnion       ? SetOpKind::kUnion
+             : op.op == ast::SetOperator::kIntersect ? SetOpKind::kIntersect
+                                                     : SetOpKind::kExcept;
+  node->all = op.all;
+  node->children = {left, right};
+  return node;
+}
+
+}  // namespace kestrel::plan

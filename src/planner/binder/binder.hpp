@@ -1,0 +1,76 @@
+#pragma once
+/// The binder: turns a parsed query (AST) into a typed logical plan. It resolves names against the catalog and
+/// the FROM clause, types every expression (inserting casts, parser/functions rules), plans aggregation, ordering
+/// and set operations, and reports mistakes as BinderError with the position of the offending SQL.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "parser/ast/ast.hpp"
+#include "planner/logical_plan.hpp"
+
+namespace kestrel::plan {
+
+/// One column visible to expressions: which FROM item it comes from and where it is in the input.
+struct ScopeColumn {
+  std::string table;  ///< alias or table name, lower case ("" for unnamed sub-queries)
+  std::string name;
+  LogicalType type;
+  size_t index = 0;   ///< position in the input of the node the expression is evaluated on
+  bool hidden = false;  ///< not expanded by `*` (e.g. a USING column's right copy)
+};
+
+/// The columns an expression may reference.
+struct Scope {
+  std::vector<ScopeColumn> columns;
+};
+
+struct AggregateBinding;
+
+/// Binds statements of one query against a catalog. Not thread-safe; one per statement.
+class Binder {
+ public:
+  explicit Binder(const catalog::Catalog& catalog) : catalog_(catalog) {}
+
+  /// The plan of a query; its output fields carry the result column names.
+  LogicalPtr bind_query(const ast::Query& query);
+
+  /// A constant expression with no column references (VALUES of INSERT, LIMIT), typed.
+  ExprPtr bind_constant(const ast::Expr& expr);
+
+  /// Casts `expr` to `target`, failing with a BinderError at `pos` when no cast exists.
+  static ExprPtr cast_to(ExprPtr expr, const LogicalType& target, std::optional<SourcePosition> pos);
+
+ private:
+  friend class ExprBinder;
+
+  struct Cte {
+    const ast::CommonTableExpr* definition;
+    LogicalPtr plan;  ///< bound once, shared by every reference (a CTE used twice is computed from one plan)
+  };
+
+  LogicalPtr bind_body(const ast::QueryBody& body, std::vector<std::string>* names);
+  LogicalPtr bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names);
+  LogicalPtr bind_values(const ast::Values& values);
+  LogicalPtr bind_set_operation(const ast::SetOperation& op);
+  LogicalPtr bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope);
+  LogicalPtr bind_table_ref(const ast::TableRef& ref, Scope& scope);
+  LogicalPtr bind_base_table(const ast::BaseTableRef& ref, Scope& scope);
+  LogicalPtr bind_join(const ast::JoinRef& join, Scope& scope);
+  LogicalPtr apply_order_limit(LogicalPtr plan, const ast::Query& query, const std::vector<std::string>& names);
+
+  const catalog::Catalog& catalog_;
+  std::vector<std::map<std::string, Cte>> cte_scopes_;
+};
+
+/// Adds column refs for all of `plan`'s output to a fresh scope labelled `table`.
+Scope scope_of(const LogicalNode& plan, const std::string& table);
+
+/// Builds a projection of `exprs` named `names` over `child`.
+LogicalPtr make_project(LogicalPtr child, std::vector<ExprPtr> exprs, const std::vector<std::string>& names);
+
+}  // namespace kestrel::plan

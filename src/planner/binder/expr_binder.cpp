@@ -1,0 +1,531 @@
+#include "planner/binder/expr_binder.hpp"
+
+#include <algorithm>
+
+#include "common/decimal.hpp"
+#include "common/temporal.hpp"
+#include "planner/functions/function_registry.hpp"
+#include "planner/functions/resolve_function.hpp"
+#include "planner/functions/type_rules.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+ConstantEvaluator& constant_evaluator() {
+  static ConstantEvaluator evaluator;
+  return evaluator;
+}
+
+bool is_string_literal(const ast::Expr* e) {
+  return e != nullptr && e->is<ast::Literal>() && e->as<ast::Literal>().literal_kind == ast::LiteralKind::kString;
+}
+
+ScalarFunction comparison_function(ast::BinaryOperator op) {
+  switch (op) {
+    case ast::BinaryOperator::kEqual: return ScalarFunction::kEqual;
+    case ast::BinaryOperator::kNotEqual: return ScalarFunction::kNotEqual;
+    case ast::BinaryOperator::kLess: return ScalarFunction::kLess;
+    case ast::BinaryOperator::kLessEqual: return ScalarFunction::kLessEqual;
+    case ast::BinaryOperator::kGreater: return ScalarFunction::kGreater;
+    case ast::BinaryOperator::kGreaterEqual: return ScalarFunction::kGreaterEqual;
+    default: break;
+  }
+  throw InternalError("not a comparison operator");
+}
+
+ScalarFunction arithmetic_function(ast::BinaryOperator op) {
+  switch (op) {
+    case ast::BinaryOperator::kAdd: return ScalarFunction::kAdd;
+    case ast::BinaryOperator::kSubtract: return ScalarFunction::kSubtract;
+    case ast::BinaryOperator::kMultiply: return ScalarFunction::kMultiply;
+    case ast::BinaryOperator::kDivide: return ScalarFunction::kDivide;
+    case ast::BinaryOperator::kModulo: return ScalarFunction::kModulo;
+    case ast::BinaryOperator::kConcat: return ScalarFunction::kConcat;
+    default: break;
+  }
+  throw InternalError("not an arithmetic operator");
+}
+
+/// Converts the text of an interval literal with a unit into an Interval.
+Interval interval_from(int64_t n, ast::IntervalField field) {
+  Interval iv;
+  switch (field) {
+    case ast::IntervalField::kYear: iv.months = static_cast<int32_t>(n * 12); break;
+    case ast::IntervalField::kMonth: iv.months = static_cast<int32_t>(n); break;
+    case ast::IntervalField::kDay: iv.days = static_cast<int32_t>(n); break;
+    case ast::IntervalField::kHour: iv.micros = n * 3600 * kMicrosPerSecond; break;
+    case ast::IntervalField::kMinute: iv.micros = n * 60 * kMicrosPerSecond; break;
+    case ast::IntervalField::kSecond: iv.micros = n * kMicrosPerSecond; break;
+  }
+  return iv;
+}
+
+std::optional<ast::IntervalField> interval_unit(std::string word) {
+  std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (!word.empty() && word.back() == 's') word.pop_back();
+  if (word == "year") return ast::IntervalField::kYear;
+  if (word == "month" || word == "mon") return ast::IntervalField::kMonth;
+  if (word == "day") return ast::IntervalField::kDay;
+  if (word == "hour") return ast::IntervalField::kHour;
+  if (word == "minute" || word == "min") return ast::IntervalField::kMinute;
+  if (word == "second" || word == "sec") return ast::IntervalField::kSecond;
+  return std::nullopt;
+}
+
+}  // namespace
+
+void set_constant_evaluator(ConstantEvaluator evaluator) { constant_evaluator() = std::move(evaluator); }
+
+Value evaluate_constant_expr(const Expr& expr) {
+  if (expr.kind == ExprKind::kConstant) return expr.constant;
+  if (!constant_evaluator()) throw InternalError("no constant evaluator registered");
+  return constant_evaluator()(expr);
+}
+
+ExprPtr AggregateBinding::group_ref(size_t i) const {
+  return make_column_ref(i, groups[i]->type, groups[i]->kind == ExprKind::kColumnRef ? groups[i]->name : "");
+}
+
+ExprPtr AggregateBinding::call_ref(size_t j) const {
+  return make_column_ref(groups.size() + j, calls[j].result_type, calls[j].to_string());
+}
+
+bool ExprBinder::is_aggregate_name(const std::string& name) {
+  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
+         name == "any_value" || name == "arbitrary";
+}
+
+bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
+  bool found = false;
+  std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& e) {
+    if (found) return;
+    if (e.is<ast::FunctionCall>() && is_aggregate_name(e.as<ast::FunctionCall>().name)) {
+      found = true;
+      return;
+    }
+    ast::for_each_child(e, visit);
+  };
+  visit(expr);
+  return found;
+}
+
+ExprPtr ExprBinder::bind_predicate(const ast::Expr& expr, const ExprBindContext& ctx) {
+  ExprPtr e = bind(expr, ctx);
+  if (e->type.id() == TypeId::kNull) return Binder::cast_to(e, TypeId::kBoolean, expr.position);
+  if (e->type.id() != TypeId::kBoolean) {
+    throw BinderError(std::string(ctx.clause) + " condition must be BOOLEAN, not " + e->type.to_string(),
+                      expr.position, "42804");
+  }
+  return e;
+}
+
+ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
+  if (ctx.aggregate != nullptr && !expr.is<ast::Literal>()) {
+    AggregateBinding& agg = *ctx.aggregate;
+    if (!contains_aggregate(expr)) {
+      // Above an aggregation: an expression equal to a GROUP BY expression reads the group column.
+      ExprBindContext input{agg.input_scope, ctx.clause, nullptr};
+      ExprPtr bound = bind_node(expr, input);
+      std::string key = bound->to_string();
+      for (size_t i = 0; i < agg.groups.size(); ++i) {
+        if (agg.group_keys[i] == key) return agg.group_ref(i);
+      }
+      if (expr.is<ast::ColumnRef>()) {
+        throw BinderError("column '" + expr.as<ast::ColumnRef>().column() +
+                              "' must appear in the GROUP BY clause or be used in an aggregate function",
+                          expr.position, "42803");
+      }
+    }
+  }
+  return bind_node(expr, ctx);
+}
+
+ExprPtr ExprBinder::make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos) {
+  std::vector<LogicalType> types;
+  for (const auto& a : args) types.push_back(a->type);
+  ResolvedFunction r = resolve_scalar_function(f, types, pos);
+  for (size_t i = 0; i < args.size() && i < r.arg_types.size(); ++i) {
+    if (!(args[i]->type == r.arg_types[i])) args[i] = Binder::cast_to(args[i], r.arg_types[i], pos);
+  }
+  auto e = make_function(r.function, r.result, std::move(args));
+  const_cast<Expr&>(*e).position = pos;
+  return e;
+}
+
+void ExprBinder::unify_for_comparison(ExprPtr& a, ExprPtr& b, std::optional<SourcePosition> pos,
+                                      const ast::Expr* a_ast, const ast::Expr* b_ast) {
+  // A string literal compared with a non-string takes the other side's type (PostgreSQL's unknown literals).
+  if (is_string_literal(a_ast) && b->type.id() != TypeId::kVarchar && b->type.id() != TypeId::kNull) {
+    a = Binder::cast_to(a, b->type, a_ast->position);
+  } else if (is_string_literal(b_ast) && a->type.id() != TypeId::kVarchar && a->type.id() != TypeId::kNull) {
+    b = Binder::cast_to(b, a->type, b_ast->position);
+  }
+  if (a->type == b->type) return;
+  auto common = common_super_type(a->type, b->type);
+  if (!common) {
+    throw BinderError("cannot compare " + a->type.to_string() + " with " + b->type.to_string(), pos, "42883");
+  }
+  if (!(a->type == *common)) a = Binder::cast_to(a, *common, pos);
+  if (!(b->type == *common)) b = Binder::cast_to(b, *common, pos);
+}
+
+ExprPtr ExprBinder::bind_comparison(ScalarFunction f, const ast::Expr& left, const ast::Expr& right,
+                                    const ExprBindContext& ctx, SourcePosition pos) {
+  ExprPtr l = bind(left, ctx);
+  ExprPtr r = bind(right, ctx);
+  unify_for_comparison(l, r, pos, &left, &right);
+  auto e = make_function(f, TypeId::kBoolean, {l, r});
+  const_cast<Expr&>(*e).position = pos;
+  return e;
+}
+
+ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx) {
+  switch (expr.kind) {
+    case ast::ExprKind::kColumnRef: return bind_column(expr.as<ast::ColumnRef>(), ctx);
+    case ast::ExprKind::kStar:
+      throw BinderError("'*' is only allowed in a select list or count(*)", expr.position, "42601");
+    case ast::ExprKind::kLiteral: return bind_literal(expr.as<ast::Literal>());
+    case ast::ExprKind::kTypedLiteral: return bind_typed_literal(expr.as<ast::TypedLiteral>());
+    case ast::ExprKind::kIntervalLiteral: return bind_interval(expr.as<ast::IntervalLiteral>());
+    case ast::ExprKind::kParameter: throw NotImplemented("query parameters are not supported yet", expr.position);
+    case ast::ExprKind::kUnaryOp: {
+      const auto& u = expr.as<ast::UnaryOp>();
+      ExprPtr operand = bind(*u.operand, ctx);
+      switch (u.op) {
+        case ast::UnaryOperator::kPlus: return operand;
+        case ast::UnaryOperator::kNegate: return make_scalar(ScalarFunction::kNegate, {operand}, expr.position);
+        case ast::UnaryOperator::kNot: {
+          if (operand->type.id() == TypeId::kNull) operand = Binder::cast_to(operand, TypeId::kBoolean, expr.position);
+          if (operand->type.id() != TypeId::kBoolean) {
+            throw BinderError("NOT needs a BOOLEAN operand, not " + operand->type.to_string(), expr.position, "42804");
+          }
+          return make_node(ExprKind::kNot, TypeId::kBoolean, {operand});
+        }
+      }
+      break;
+    }
+    case ast::ExprKind::kBinaryOp: {
+      const auto& b = expr.as<ast::BinaryOp>();
+      if (ast::is_comparison(b.op)) {
+        return bind_comparison(comparison_function(b.op), *b.left, *b.right, ctx, b.operator_position);
+      }
+      return make_scalar(arithmetic_function(b.op), {bind(*b.left, ctx), bind(*b.right, ctx)}, b.operator_position);
+    }
+    case ast::ExprKind::kConjunction: {
+      const auto& c = expr.as<ast::Conjunction>();
+      std::vector<ExprPtr> operands;
+      for (const auto& op : c.operands) operands.push_back(bind_predicate(*op, ctx));
+      return make_node(c.conjunction == ast::ConjunctionKind::kAnd ? ExprKind::kAnd : ExprKind::kOr,
+                       TypeId::kBoolean, std::move(operands));
+    }
+    case ast::ExprKind::kIsTest: {
+      const auto& t = expr.as<ast::IsTest>();
+      ExprPtr operand = bind(*t.operand, ctx);
+      if (t.test == ast::IsTestKind::kNull) {
+        return make_node(t.negated ? ExprKind::kIsNotNull : ExprKind::kIsNull, TypeId::kBoolean, {operand});
+      }
+      if (operand->type.id() != TypeId::kBoolean) operand = Binder::cast_to(operand, TypeId::kBoolean, t.position);
+      if (t.test == ast::IsTestKind::kUnknown) {
+        return make_node(t.negated ? ExprKind::kIsNotNull : ExprKind::kIsNull, TypeId::kBoolean, {operand});
+      }
+      // x IS TRUE = x IS NOT DISTINCT FROM TRUE.
+      ExprPtr value = make_constant(Value::boolean(t.test == ast::IsTestKind::kTrue));
+      return make_function(t.negated ? ScalarFunction::kIsDistinctFrom : ScalarFunction::kIsNotDistinctFrom,
+                           TypeId::kBoolean, {operand, value});
+    }
+    case ast::ExprKind::kIsDistinctFrom: {
+      const auto& d = expr.as<ast::IsDistinctFrom>();
+      return bind_comparison(d.negated ? ScalarFunction::kIsNotDistinctFrom : ScalarFunction::kIsDistinctFrom, *d.left,
+                             *d.right, ctx, d.operator_position);
+    }
+    case ast::ExprKind::kBetween: {
+      const auto& b = expr.as<ast::Between>();
+      ExprPtr low = bind_comparison(ScalarFunction::kGreaterEqual, *b.operand, *b.low, ctx, b.operator_position);
+      ExprPtr high = bind_comparison(ScalarFunction::kLessEqual, *b.operand, *b.high, ctx, b.operator_position);
+      ExprPtr both = make_node(ExprKind::kAnd, TypeId::kBoolean, {low, high});
+      if (b.symmetric) {
+        ExprPtr low2 = bind_comparison(ScalarFunction::kGreaterEqual, *b.operand, *b.high, ctx, b.operator_position);
+        ExprPtr high2 = bind_comparison(ScalarFunction::kLessEqual, *b.operand, *b.low, ctx, b.operator_position);
+        both = make_node(ExprKind::kOr, TypeId::kBoolean,
+                         {both, make_node(ExprKind::kAnd, TypeId::kBoolean, {low2, high2})});
+      }
+      return b.negated ? make_node(ExprKind::kNot, TypeId::kBoolean, {both}) : both;
+    }
+    case ast::ExprKind::kInList: {
+      const auto& in = expr.as<ast::InList>();
+      ExprPtr operand = bind(*in.operand, ctx);
+      std::vector<ExprPtr> values;
+      std::vector<LogicalType> types{operand->type};
+      for (const auto& v : in.values) {
+        ExprPtr bv = bind(*v, ctx);
+        if (is_string_literal(v.get()) && operand->type.id() != TypeId::kVarchar &&
+            operand->type.id() != TypeId::kNull) {
+          bv = Binder::cast_to(bv, operand->type, v->position);
+        }
+        types.push_back(bv->type);
+        values.push_back(bv);
+      }
+      auto common = common_super_type(types);
+      if (!common) throw BinderError("IN list values do not match the operand's type", in.operator_position, "42883");
+      std::vector<ExprPtr> children{Binder::cast_to(operand, *common, in.operator_position)};
+      for (auto& v : values) children.push_back(Binder::cast_to(v, *common, in.operator_position));
+      ExprPtr result = make_node(ExprKind::kInList, TypeId::kBoolean, std::move(children));
+      return in.negated ? make_node(ExprKind::kNot, TypeId::kBoolean, {result}) : result;
+    }
+    case ast::ExprKind::kLike: {
+      const auto& l = expr.as<ast::Like>();
+      std::vector<ExprPtr> args{bind(*l.operand, ctx), bind(*l.pattern, ctx)};
+      if (l.escape) args.push_back(bind(*l.escape, ctx));
+      if (l.case_insensitive) {
+        args[0] = make_scalar(ScalarFunction::kLower, {args[0]}, l.operator_position);
+        args[1] = make_scalar(ScalarFunction::kLower, {args[1]}, l.operator_position);
+      }
+      return make_scalar(l.negated ? ScalarFunction::kNotLike : ScalarFunction::kLike, std::move(args),
+                         l.operator_position);
+    }
+    case ast::ExprKind::kScalarSubquery:
+    case ast::ExprKind::kExists:
+    case ast::ExprKind::kInSubquery:
+    case ast::ExprKind::kQuantifiedComparison:
+      throw NotImplemented("sub-queries in this position are not supported yet", expr.position);
+    case ast::ExprKind::kCase: return bind_case(expr.as<ast::Case>(), ctx);
+    case ast::ExprKind::kCast: {
+      const auto& c = expr.as<ast::Cast>();
+      if (!c.type.type) throw BinderError("unknown type " + c.type.to_string(), c.type.position, "42704");
+      if (c.try_cast) throw NotImplemented("TRY_CAST is not supported yet", c.position);
+      ExprPtr operand = bind(*c.operand, ctx);
+      return Binder::cast_to(operand, *c.type.type, c.operator_position);
+    }
+    case ast::ExprKind::kExtract: {
+      const auto& x = expr.as<ast::Extract>();
+      resolve_date_part(ScalarFunction::kExtract, x.field, x.operator_position);
+      return make_scalar(ScalarFunction::kExtract, {make_constant(Value::varchar(x.field)), bind(*x.operand, ctx)},
+                         x.operator_position);
+    }
+    case ast::ExprKind::kFunctionCall: return bind_function(expr.as<ast::FunctionCall>(), ctx);
+  }
+  throw InternalError("unhandled expression kind " + std::string(ast::expr_kind_name(expr.kind)));
+}
+
+ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext& ctx) {
+  if (ctx.scope == nullptr) {
+    throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
+  }
+  std::string table = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
+  const ScopeColumn* found = nullptr;
+  for (const auto& c : ctx.scope->columns) {
+    if (c.name != ref.column() || (!table.empty() && c.table != table)) continue;
+    if (table.empty() && c.hidden) continue;
+    if (found != nullptr) {
+      throw BinderError("column reference '" + ref.column() + "' is ambiguous", ref.position, "42702");
+    }
+    found = &c;
+  }
+  if (found == nullptr) {
+    std::string what = table.empty() ? ref.column() : table + "." + ref.column();
+    throw BinderError("column '" + what + "' does not exist", ref.position, "42703");
+  }
+  return make_column_ref(found->index, found->type, found->name);
+}
+
+ExprPtr ExprBinder::bind_literal(const ast::Literal& lit) {
+  switch (lit.literal_kind) {
+    case ast::LiteralKind::kNull: return make_constant(Value());
+    case ast::LiteralKind::kBoolean: return make_constant(Value::boolean(lit.boolean_value()));
+    case ast::LiteralKind::kString: return make_constant(Value::varchar(lit.text));
+    case ast::LiteralKind::kFloat: return make_constant(Value::double_value(std::strtod(lit.text.c_str(), nullptr)));
+    case ast::LiteralKind::kInteger: {
+      std::string digits = lit.text[0] == '-' || lit.text[0] == '+' ? lit.text.substr(1) : lit.text;
+      digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+      if (digits.size() <= 18) {
+        int64_t v = std::stoll(lit.text);
+        if (v >= INT32_MIN && v <= INT32_MAX) return make_constant(Value::integer(static_cast<int32_t>(v)));
+        return make_constant(Value::bigint(v));
+      }
+      if (digits.size() > 38) throw BinderError("integer literal too large", lit.position, "22003");
+      auto v = parse_decimal(lit.text, 38, 0);
+      if (!v) throw BinderError("integer literal too large", lit.position, "22003");
+      if (*v >= INT64_MIN && *v <= INT64_MAX) return make_constant(Value::bigint(static_cast<int64_t>(*v)));
+      return make_constant(Value::decimal(*v, static_cast<int>(digits.size()), 0));
+    }
+    case ast::LiteralKind::kDecimal: {
+      std::string t = lit.text;
+      size_t point = t.find('.');
+      int scale = point == std::string::npos ? 0 : static_cast<int>(t.size() - point - 1);
+      int digits = 0;
+      bool leading = true;
+      for (char c : t) {
+        if (c < '0' || c > '9') continue;
+        if (leading && c == '0') continue;
+        leading = false;
+        ++digits;
+      }
+      int int_digits = std::max(0, digits - scale);
+      (void)int_digits;
+      int precision = std::max(scale, 1);
+      // Precision counts the integer digits (without leading zeros) plus the scale.
+      size_t start = (t[0] == '-' || t[0] == '+') ? 1 : 0;
+      std::string int_part = t.substr(start, point == std::string::npos ? std::string::npos : point - start);
+      int_part.erase(0, std::min(int_part.find_first_not_of('0'), int_part.size()));
+      precision = std::max(1, static_cast<int>(int_part.size()) + scale);
+      if (precision > 38) return make_constant(Value::double_value(std::strtod(t.c_str(), nullptr)));
+      auto v = parse_decimal(t, precision, scale);
+      if (!v) throw BinderError("invalid decimal literal '" + t + "'", lit.position, "22P02");
+      return make_constant(Value::decimal(*v, precision, scale));
+    }
+  }
+  throw InternalError("unhandled literal kind");
+}
+
+ExprPtr ExprBinder::bind_typed_literal(const ast::TypedLiteral& lit) {
+  if (!lit.type.type) throw BinderError("unknown type " + lit.type.to_string(), lit.type.position, "42704");
+  return Binder::cast_to(make_constant(Value::varchar(lit.value)), *lit.type.type, lit.position);
+}
+
+ExprPtr ExprBinder::bind_interval(const ast::IntervalLiteral& lit) {
+  auto bad = [&] { return BinderError("invalid interval literal '" + lit.value + "'", lit.position, "22007"); };
+  Interval total;
+  if (lit.leading) {
+    if (lit.trailing) throw NotImplemented("interval ranges (YEAR TO MONTH) are not supported yet", lit.position);
+    char* end = nullptr;
+    long long n = std::strtoll(lit.value.c_str(), &end, 10);
+    if (end == lit.value.c_str() || *end != '\0') throw bad();
+    total = interval_from(n, *lit.leading);
+  } else {
+    // "2 days 3 hours": number/unit pairs.
+    std::istringstream in(lit.value);
+    long long n;
+    std::string unit;
+    bool any = false;
+    while (in >> n) {
+      if (!(in >> unit)) throw bad();
+      auto field = interval_unit(unit);
+      if (!field) throw bad();
+      Interval part = interval_from(n, *field);
+      total.months += part.months;
+      total.days += part.days;
+      total.micros += part.micros;
+      any = true;
+    }
+    if (!any || !in.eof()) throw bad();
+  }
+  return make_constant(Value::interval(total));
+}
+
+ExprPtr ExprBinder::bind_case(const ast::Case& c, const ExprBindContext& ctx) {
+  std::vector<ExprPtr> conditions;
+  std::vector<ExprPtr> results;
+  std::vector<LogicalType> result_types;
+  for (const auto& when : c.whens) {
+    if (c.operand) {
+      conditions.push_back(bind_comparison(ScalarFunction::kEqual, *c.operand, *when.condition, ctx,
+                                           when.condition->position));
+    } else {
+      conditions.push_back(bind_predicate(*when.condition, ctx));
+    }
+    results.push_back(bind(*when.result, ctx));
+    result_types.push_back(results.back()->type);
+  }
+  ExprPtr else_result = c.else_result ? bind(*c.else_result, ctx) : make_constant(Value());
+  result_types.push_back(else_result->type);
+  auto common = common_super_type(result_types);
+  if (!common) throw BinderError("CASE results have types that do not match", c.position, "42804");
+  LogicalType type = common->id() == TypeId::kNull ? LogicalType(TypeId::kVarchar) : *common;
+  std::vector<ExprPtr> children;
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    children.push_back(conditions[i]);
+    children.push_back(Binder::cast_to(results[i], type, c.position));
+  }
+  children.push_back(Binder::cast_to(else_result, type, c.position));
+  return make_node(ExprKind::kCase, type, std::move(children));
+}
+
+ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx) {
+  if (is_aggregate_name(call.name)) return bind_aggregate(call, ctx);
+  if (call.star || call.distinct) {
+    throw BinderError(std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate functions",
+                      call.position, "42809");
+  }
+  auto f = lookup_scalar_function(call.name, call.args.size());
+  if (!f) {
+    if (is_scalar_function_name(call.name)) {
+      throw BinderError("function " + call.name + " does not take " + std::to_string(call.args.size()) +
+                            " arguments",
+                        call.position, "42883");
+    }
+    throw BinderError("function " + call.name + " does not exist", call.position, "42883");
+  }
+  std::vector<ExprPtr> args;
+  for (const auto& a : call.args) args.push_back(bind(*a, ctx));
+  if (function_swaps_arguments(call.name) && args.size() >= 2) std::swap(args[0], args[1]);
+  if (*f == ScalarFunction::kExtract || *f == ScalarFunction::kDateTrunc) {
+    if (args[0]->kind != ExprKind::kConstant || args[0]->type.id() != TypeId::kVarchar) {
+      throw BinderError(call.name + " needs a constant text first argument", call.args[0]->position, "42804");
+    }
+    resolve_date_part(*f, args[0]->constant.as_string(), call.args[0]->position);
+  }
+  return make_scalar(*f, std::move(args), call.position);
+}
+
+ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx) {
+  if (ctx.aggregate == nullptr) {
+    throw BinderError("aggregate function " + call.name + " is not allowed in " + ctx.clause, call.position, "42803");
+  }
+  if (call.filter) throw NotImplemented("FILTER (WHERE ...) on aggregates is not supported yet", call.position);
+  AggregateBinding& agg = *ctx.aggregate;
+  ExprBindContext input{agg.input_scope, "an aggregate function argument", nullptr};
+  AggregateCall a;
+  a.distinct = call.distinct;
+  if (call.star) {
+    if (call.name != "count") throw BinderError(call.name + "(*) is not a function", call.position, "42883");
+    a.function = AggregateFunction::kCountStar;
+    a.result_type = TypeId::kBigInt;
+  } else {
+    if (call.args.size() != 1) {
+      throw BinderError("aggregate " + call.name + " takes one argument", call.position, "42883");
+    }
+    if (contains_aggregate(*call.args[0])) {
+      throw BinderError("aggregate function calls cannot be nested", call.args[0]->position, "42803");
+    }
+    a.argument = bind(*call.args[0], input);
+    const LogicalType& t = a.argument->type;
+    if (call.name == "count") {
+      a.function = AggregateFunction::kCount;
+      a.result_type = TypeId::kBigInt;
+    } else if (call.name == "min" || call.name == "max" || call.name == "any_value" || call.name == "arbitrary") {
+      a.function = call.name == "min"   ? AggregateFunction::kMin
+                   : call.name == "max" ? AggregateFunction::kMax
+                                        : AggregateFunction::kAnyValue;
+      a.result_type = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
+      if (t.id() == TypeId::kNull) a.argument = Binder::cast_to(a.argument, TypeId::kInteger, call.position);
+    } else {
+      a.function = call.name == "sum" ? AggregateFunction::kSum : AggregateFunction::kAvg;
+      LogicalType in = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
+      if (!in.is_numeric()) {
+        throw BinderError("no function matches " + call.name + "(" + t.to_string() + ")", call.position, "42883");
+      }
+      if (!(in == t)) a.argument = Binder::cast_to(a.argument, in, call.position);
+      if (in.id() == TypeId::kDecimal) {
+        a.result_type = a.function == AggregateFunction::kSum
+                            ? LogicalType::decimal(38, in.scale())
+                            : LogicalType::decimal(38, std::max(in.scale(), 6));
+      } else if (in.id() == TypeId::kReal || in.id() == TypeId::kDouble || a.function == AggregateFunction::kAvg) {
+        a.result_type = TypeId::kDouble;
+      } else if (in.id() == TypeId::kBigInt) {
+        a.result_type = LogicalType::decimal(38, 0);
+      } else {
+        a.result_type = TypeId::kBigInt;
+      }
+    }
+  }
+  std::string key = a.to_string();
+  for (size_t j = 0; j < agg.calls.size(); ++j) {
+    if (agg.call_keys[j] == key) return agg.call_ref(j);
+  }
+  agg.calls.push_back(a);
+  agg.call_keys.push_back(key);
+  return agg.call_ref(agg.calls.size() - 1);
+}
+
+}  // namespace kestrel::plan

@@ -1,0 +1,73 @@
+#pragma once
+/// Binding of AST expressions to typed plan expressions over a scope.
+
+#include <functional>
+
+#include "planner/binder/binder.hpp"
+
+namespace kestrel::plan {
+
+/// What an expression is bound for: its scope, the clause (for messages) and, above an aggregation, how group
+/// expressions and aggregate calls map to the aggregation's output.
+struct ExprBindContext {
+  const Scope* scope = nullptr;
+  const char* clause = "expression";
+  /// Set when binding above an aggregation (select list, HAVING, ORDER BY of a grouped query).
+  AggregateBinding* aggregate = nullptr;
+};
+
+/// The group expressions and aggregate calls of a grouped query, collected while binding above it.
+struct AggregateBinding {
+  const Scope* input_scope = nullptr;      ///< the FROM scope groups and aggregate arguments are bound in
+  std::vector<ExprPtr> groups;             ///< bound over input_scope
+  std::vector<std::string> group_keys;     ///< groups[i]->to_string(), for matching
+  std::vector<AggregateCall> calls;
+  std::vector<std::string> call_keys;
+  /// Output column of group i is i; of call j is groups.size() + j.
+  ExprPtr group_ref(size_t i) const;
+  ExprPtr call_ref(size_t j) const;
+};
+
+/// Binds expressions; one instance per statement (it owns no state besides the binder reference).
+class ExprBinder {
+ public:
+  explicit ExprBinder(Binder& binder) : binder_(binder) {}
+
+  ExprPtr bind(const ast::Expr& expr, const ExprBindContext& ctx);
+  /// Binds and checks the result is BOOLEAN (WHERE, HAVING, ON, CASE WHEN).
+  ExprPtr bind_predicate(const ast::Expr& expr, const ExprBindContext& ctx);
+
+  /// True when `expr` contains an aggregate call (not looking into sub-queries).
+  static bool contains_aggregate(const ast::Expr& expr);
+  /// True when `name` is an aggregate function.
+  static bool is_aggregate_name(const std::string& name);
+
+  /// Brings `a` and `b` to a common type for comparison, converting a string literal on one side to the other
+  /// side's type. Throws BinderError at `pos` when they do not meet.
+  void unify_for_comparison(ExprPtr& a, ExprPtr& b, std::optional<SourcePosition> pos, const ast::Expr* a_ast,
+                            const ast::Expr* b_ast);
+
+ private:
+  ExprPtr bind_node(const ast::Expr& expr, const ExprBindContext& ctx);
+  ExprPtr bind_column(const ast::ColumnRef& ref, const ExprBindContext& ctx);
+  ExprPtr bind_literal(const ast::Literal& lit);
+  ExprPtr bind_typed_literal(const ast::TypedLiteral& lit);
+  ExprPtr bind_interval(const ast::IntervalLiteral& lit);
+  ExprPtr bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  ExprPtr bind_case(const ast::Case& c, const ExprBindContext& ctx);
+  ExprPtr make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos);
+  ExprPtr bind_comparison(ScalarFunction f, const ast::Expr& left, const ast::Expr& right, const ExprBindContext& ctx,
+                          SourcePosition pos);
+
+  Binder& binder_;
+};
+
+/// Evaluates a constant expression at bind time (literal conversion, folding); provided by the executor layer
+/// through `set_constant_evaluator` because the planner cannot link the evaluator itself.
+using ConstantEvaluator = std::function<Value(const Expr&)>;
+void set_constant_evaluator(ConstantEvaluator evaluator);
+/// The value of a constant expression; throws InternalError when no evaluator was registered.
+Value evaluate_constant_expr(const Expr& expr);
+
+}  // namespace kestrel::plan
