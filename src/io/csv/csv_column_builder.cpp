@@ -77,7 +77,7 @@ ColumnPtr build_fixed(const CsvColumnSpec& spec, const std::vector<CsvRecordRun>
   BufferPtr values = Buffer::allocate(rows * sizeof(T), mr, gpu::Stream::host());
   T* out = values->as<T>();
   ValidityBuilder validity(rows, mr);
-  const std::string& null_string = *spec.null_string;
+  const std::string null_string = spec.null_string->value_or("");
   bool ok = for_each_field(spec, runs, [&](size_t row, std::string_view text, const CsvFieldSpan& field,
                                            const CsvBlock* block) {
     if (text.empty() || (!field.quoted() && text == null_string)) {
@@ -122,7 +122,8 @@ ColumnPtr build_varchar(const CsvColumnSpec& spec, const std::vector<CsvRecordRu
   int64_t* offsets = offsets_buffer->as<int64_t>();
   char* chars = chars_buffer->as<char>();
   ValidityBuilder validity(rows, mr);
-  const std::string& null_string = *spec.null_string;
+  const bool has_null_string = spec.null_string->has_value();
+  const std::string null_string = spec.null_string->value_or("");
   const CsvTokenizer& tokenizer = *spec.tokenizer;
   offsets[0] = 0;
   size_t row = 0;
@@ -132,7 +133,7 @@ ColumnPtr build_varchar(const CsvColumnSpec& spec, const std::vector<CsvRecordRu
     for (size_t r = 0; r < run.records; ++r, ++row, field += spec.num_columns) {
       std::string_view raw(base + field->begin, field->length());
       int64_t at = offsets[row];
-      if (!field->quoted() && !null_string.empty() && raw == null_string) {
+      if (has_null_string && !field->quoted() && raw == null_string) {
         validity.set_null(row);
         offsets[row + 1] = at;
         continue;

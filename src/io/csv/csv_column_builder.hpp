@@ -2,6 +2,7 @@
 /// Turns the tokenized fields of one column, over a run of records, into a host Column of the column's type.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,7 @@ struct CsvColumnSpec {
   size_t num_columns = 0;  ///< fields per record
   /// With false (a sniffed DECIMAL), extra fraction digits are an error rather than rounded.
   bool allow_decimal_rounding = true;
-  const std::string* null_string = nullptr;
+  const std::optional<std::string>* null_string = nullptr;
   const CsvTokenizer* tokenizer = nullptr;
 };
 

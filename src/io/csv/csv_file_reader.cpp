@@ -245,7 +245,7 @@ void CsvFileReader::resolve_layout(const std::vector<std::string>& header) {
     for (size_t i = 0; i < num_columns_; ++i) {
       names.push_back(i < header.size() ? header[i] : "column" + std::to_string(i));
     }
-    CsvTypeSniffer sniffer(num_columns_, options_.null_string);
+    CsvTypeSniffer sniffer(num_columns_, options_.null_string.value_or(""));
     std::string scratch;
     size_t offset = 0;
     for (size_t n : counts) {

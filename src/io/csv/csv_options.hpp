@@ -9,8 +9,8 @@
 ///   escape                   [one character]                            default: the quote character ("" inside
 ///                                                                        quotes stands for one quote)
 ///   header                   [true|false]                               first record holds the names, default true
-///   nullstr / null           [text]                                     an unquoted field equal to it is NULL;
-///                                                                        default '' (see null rules below)
+///   nullstr / null           [text]                                     an unquoted field equal to it is NULL
+///                                                                        (see null rules below)
 ///   skip                     [count]                                    physical lines skipped before anything
 ///   columns                  ['name TYPE, name TYPE, ...']              the whole schema; no type sniffing
 ///   types                    ['name TYPE, ...']                         types of some columns; the rest sniffed
@@ -21,8 +21,9 @@
 ///   threads                  [count, 0 = all cores]                     parse threads, default 0
 ///   block_size               [bytes]                                    bytes read per block, default 32 MiB
 ///
-/// Null rules: an empty field (quoted or not) of a non-VARCHAR column is NULL; an unquoted field equal to `nullstr`
-/// is NULL in every column, except that the default empty `nullstr` leaves empty VARCHAR fields as empty strings.
+/// Null rules: an empty field (quoted or not) of a non-VARCHAR column is NULL. Without `nullstr`, empty VARCHAR
+/// fields are empty strings. With `nullstr` set (to any text, '' included), an unquoted field equal to it is NULL
+/// in every column; `nullstr=''` thus reads files that write NULL as an empty field and '' as "" (DuckDB's COPY TO).
 /// A quoted VARCHAR field is never NULL.
 
 #include <cstddef>
@@ -52,7 +53,8 @@ struct CsvOptions {
   /// The escape character inside quoted fields; unset means the quote character itself (`""` -> `"`).
   std::optional<char> escape;
   bool header = true;
-  std::string null_string;
+  /// Unset: the default null rules above; set: unquoted fields equal to it are NULL in every column.
+  std::optional<std::string> null_string;
   size_t skip_rows = 0;
   /// The full schema (names and types); when non-empty no types are sniffed and the header's names are ignored.
   std::vector<Field> columns;

@@ -89,6 +89,13 @@ TEST(CsvDialect, DefaultNullRules) {
   EXPECT_EQ(rows_of(t), (Rows{{"1", "", "x"}, {"NULL", "", ""}}));
 }
 
+TEST(CsvDialect, ExplicitEmptyNullStringAppliesToVarchar) {
+  // As DuckDB's COPY TO writes: NULL as an empty field, the empty string as "".
+  CsvTable t = read_text("a,b\n1,\n2,\"\"\n,x\n", opts({{"nullstr", ""}}));
+  EXPECT_EQ(schema_of(t), (std::vector<std::string>{"a BIGINT", "b VARCHAR"}));
+  EXPECT_EQ(rows_of(t), (Rows{{"1", "NULL"}, {"2", ""}, {"NULL", "x"}}));
+}
+
 TEST(CsvDialect, NullString) {
   CsvTable t = read_text("a,b\nNULL,NULL\n1,\"NULL\"\n,x\n", opts({{"nullstr", "NULL"}}));
   EXPECT_EQ(schema_of(t), (std::vector<std::string>{"a BIGINT", "b VARCHAR"}));
