@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "catalog/loaded_table.hpp"
 #include "common/check.hpp"
 #include "exec/expr/evaluate.hpp"
 #include "gpu/device.hpp"
@@ -48,6 +49,7 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)), stat
   plan::set_constant_evaluator([](const plan::Expr& e) { return exec::evaluate_constant(e); });
   if (options_.threads > 0) state_->settings.set("threads", std::to_string(options_.threads));
   if (!options_.gpu_fallback) state_->settings.set("gpu_fallback", "false");
+  for (const auto& dir : options_.data_dirs) state_->catalog.attach_data_dir(dir, catalog::open_file_table);
   if (options_.device == DeviceChoice::kCpu) {
     effective_device_ = DeviceChoice::kCpu;
     return;

@@ -1,3 +1,4 @@
+#include "catalog/loaded_table.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/binder/expr_binder.hpp"
@@ -69,12 +70,40 @@ LogicalPtr Binder::bind_table_ref(const ast::TableRef& ref, Scope& scope) {
       apply_alias(sub.alias, "", *plan, scope);
       return plan;
     }
-    case ast::TableRefKind::kTableFunction:
-      throw NotImplemented("table function " + ref.as<ast::TableFunctionRef>().name + " is not supported yet",
-                           ref.position);
+    case ast::TableRefKind::kTableFunction: return bind_table_function(ref.as<ast::TableFunctionRef>(), scope);
     case ast::TableRefKind::kJoin: return bind_join(ref.as<ast::JoinRef>(), scope);
   }
   throw InternalError("unhandled FROM item");
+}
+
+LogicalPtr Binder::bind_table_function(const ast::TableFunctionRef& ref, Scope& scope) {
+  // Arguments are constants given as text: the path first, then named options.
+  auto text_of = [&](const ast::Expr& e) {
+    Value v = evaluate_constant_expr(*bind_constant(e));
+    if (v.is_null()) throw BinderError("table function arguments cannot be NULL", e.position, "22004");
+    return v.to_string();
+  };
+  if (ref.args.size() != 1) {
+    throw BinderError(ref.name + " takes one path argument (a file, folder or glob) and named options", ref.position,
+                      "42883");
+  }
+  std::string path = text_of(*ref.args[0]);
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const auto& named : ref.named_args) options.emplace_back(named.name, text_of(*named.value));
+  catalog::TablePtr table;
+  try {
+    table = catalog::open_table_function(ref.name, path, options);
+  } catch (const BinderError& e) {
+    throw BinderError(e.message(), ref.position, e.code());
+  }
+  auto get = std::make_shared<LogicalGet>();
+  get->table = table;
+  for (size_t i = 0; i < table->schema()->size(); ++i) {
+    get->spec.columns.push_back(i);
+    get->output.push_back(table->schema()->field(i));
+  }
+  apply_alias(ref.alias, ref.name, *get, scope);
+  return get;
 }
 
 LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {

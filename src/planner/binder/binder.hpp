@@ -60,6 +60,7 @@ class Binder {
   LogicalPtr bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope);
   LogicalPtr bind_table_ref(const ast::TableRef& ref, Scope& scope);
   LogicalPtr bind_base_table(const ast::BaseTableRef& ref, Scope& scope);
+  LogicalPtr bind_table_function(const ast::TableFunctionRef& ref, Scope& scope);
   LogicalPtr bind_join(const ast::JoinRef& join, Scope& scope);
   LogicalPtr apply_order_limit(LogicalPtr plan, const ast::Query& query, const std::vector<std::string>& names);
 
