@@ -2,6 +2,7 @@
 
 #include "exec/plan_builder.hpp"
 #include "planner/binder/binder.hpp"
+#include "planner/optimizer/optimizer.hpp"
 #include "vector/gather.hpp"
 
 namespace kestrel {
@@ -31,7 +32,8 @@ QueryResult status(std::string message) {
 }
 
 /// Runs a bound plan and returns its rows.
-QueryResult execute_plan(Database::State& state, const plan::LogicalPtr& plan, const std::atomic<bool>& cancel) {
+QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel) {
+  plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
   ctx.cancel_requested = &cancel;
@@ -178,7 +180,7 @@ QueryResult explain(Database::State& state, const ast::ExplainStatement& s) {
   if (s.analyze) throw NotImplemented("EXPLAIN ANALYZE is not supported yet", s.position);
   if (!s.statement->is<ast::QueryStatement>()) throw NotImplemented("EXPLAIN of this statement", s.position);
   plan::Binder binder(state.catalog);
-  auto plan = binder.bind_query(*s.statement->as<ast::QueryStatement>().query);
+  auto plan = plan::optimize(binder.bind_query(*s.statement->as<ast::QueryStatement>().query));
   std::string text = plan::explain_logical(*plan);
   std::vector<std::vector<std::string>> rows;
   size_t start = 0;

@@ -24,6 +24,14 @@ ExprPtr remap_columns(const ExprPtr& expr, const std::function<size_t(size_t)>& 
   return copy;
 }
 
+ExprPtr substitute_columns(const ExprPtr& expr, const std::vector<ExprPtr>& replacements) {
+  if (expr->kind == ExprKind::kColumnRef) return replacements.at(expr->column_index);
+  if (expr->children.empty()) return expr;
+  auto copy = std::make_shared<Expr>(*expr);
+  for (auto& c : copy->children) c = substitute_columns(c, replacements);
+  return copy;
+}
+
 std::vector<ExprPtr> split_conjuncts(const ExprPtr& expr) {
   std::vector<ExprPtr> out;
   if (!expr) return out;

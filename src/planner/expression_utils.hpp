@@ -13,6 +13,8 @@ namespace kestrel::plan {
 std::set<size_t> referenced_columns(const Expr& expr);
 /// A copy of `expr` with every column index i replaced by map(i).
 ExprPtr remap_columns(const ExprPtr& expr, const std::function<size_t(size_t)>& map);
+/// A copy of `expr` with every column reference i replaced by `replacements[i]` (inlining a projection).
+ExprPtr substitute_columns(const ExprPtr& expr, const std::vector<ExprPtr>& replacements);
 /// The conjuncts of an AND tree (a non-AND expression is one conjunct).
 std::vector<ExprPtr> split_conjuncts(const ExprPtr& expr);
 /// AND of `conjuncts` (null when empty, the single one when one).

@@ -1,0 +1,149 @@
+#include <functional>
+#include <set>
+
+#include "planner/expression_utils.hpp"
+#include "planner/optimizer/optimizer.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+class FilterPushdown {
+ public:
+  explicit FilterPushdown(std::map<const LogicalNode*, int> parents) : parents_(std::move(parents)) {}
+
+  /// Pushes `preds` (over `node`'s output) into `node`; returns the rewritten node.
+  LogicalPtr push(LogicalPtr node, std::vector<ExprPtr> preds) {
+    if (parents_[node.get()] > 1) {
+      // A shared sub-plan stays as it is; optimize inside it once, on its own.
+      if (visited_shared_.insert(node.get()).second) rewrite_children(*node);
+      return wrap(node, preds);
+    }
+    switch (node->kind) {
+      case NodeKind::kFilter: {
+        for (auto& c : split_conjuncts(node->as<LogicalFilter>().predicate)) preds.push_back(c);
+        return push(node->children[0], preds);
+      }
+      case NodeKind::kProject: return push_project(node, preds);
+      case NodeKind::kJoin: return push_join(node, preds);
+      case NodeKind::kAggregate: return push_aggregate(node, preds);
+      case NodeKind::kSort: {
+        node->children[0] = push(node->children[0], preds);
+        return node;
+      }
+      case NodeKind::kGet: {
+        auto& get = node->as<LogicalGet>();
+        for (auto& p : preds) get.filters.push_back(p);
+        return node;
+      }
+      default:
+        rewrite_children(*node);
+        return wrap(node, preds);
+    }
+  }
+
+ private:
+  void rewrite_children(LogicalNode& node) {
+    for (auto& c : node.children) c = push(c, {});
+  }
+
+  static LogicalPtr wrap(LogicalPtr node, const std::vector<ExprPtr>& preds) {
+    if (preds.empty()) return node;
+    auto filter = std::make_shared<LogicalFilter>();
+    filter->predicate = make_conjunction(preds);
+    filter->output = node->output;
+    filter->children = {std::move(node)};
+    return filter;
+  }
+
+  LogicalPtr push_project(LogicalPtr node, const std::vector<ExprPtr>& preds) {
+    const auto& exprs = node->as<LogicalProject>().exprs;
+    std::vector<ExprPtr> below;
+    for (const auto& p : preds) below.push_back(substitute_columns(p, exprs));
+    node->children[0] = push(node->children[0], below);
+    return node;
+  }
+
+  LogicalPtr push_aggregate(LogicalPtr node, const std::vector<ExprPtr>& preds) {
+    auto& agg = node->as<LogicalAggregate>();
+    std::vector<ExprPtr> below, kept;
+    for (const auto& p : preds) {
+      bool groups_only = true;
+      for (size_t c : referenced_columns(*p)) groups_only &= c < agg.groups.size();
+      if (groups_only && !agg.groups.empty()) {
+        below.push_back(substitute_columns(p, agg.groups));
+      } else {
+        kept.push_back(p);
+      }
+    }
+    node->children[0] = push(node->children[0], below);
+    return wrap(node, kept);
+  }
+
+  LogicalPtr push_join(LogicalPtr node, std::vector<ExprPtr> preds) {
+    auto& join = node->as<LogicalJoin>();
+    size_t left_width = join.children[0]->output.size();
+    bool inner = join.join_type == JoinType::kInner || join.join_type == JoinType::kCross;
+    if (inner && join.condition) {
+      for (auto& c : split_conjuncts(join.condition)) preds.push_back(c);
+      join.condition = nullptr;
+    }
+    std::vector<ExprPtr> left, right, both, kept;
+    auto shift = [&](size_t i) { return i - left_width; };
+    for (const auto& p : preds) {
+      auto cols = referenced_columns(*p);
+      bool only_left = true, only_right = true;
+      for (size_t c : cols) {
+        only_left &= c < left_width;
+        only_right &= c >= left_width;
+      }
+      bool left_preserved = join.join_type != JoinType::kRight && join.join_type != JoinType::kFull;
+      bool right_preserved_side = inner;  // rows of the right side are filtered only in inner joins
+      if (only_left && !cols.empty() && left_preserved) {
+        left.push_back(p);
+      } else if (only_right && !cols.empty() && right_preserved_side) {
+        right.push_back(remap_columns(p, shift));
+      } else if (inner) {
+        both.push_back(p);
+      } else {
+        kept.push_back(p);
+      }
+    }
+    // The ON condition of a LEFT (or semi/anti/mark) join may filter the right side before the join.
+    if (!inner && join.condition &&
+        (join.join_type == JoinType::kLeft || join.join_type == JoinType::kSemi || join.join_type == JoinType::kAnti ||
+         join.join_type == JoinType::kMark || join.join_type == JoinType::kSingle)) {
+      std::vector<ExprPtr> stay;
+      for (auto& c : split_conjuncts(join.condition)) {
+        auto cols = referenced_columns(*c);
+        bool only_right = !cols.empty();
+        for (size_t i : cols) only_right &= i >= left_width;
+        if (only_right) {
+          right.push_back(remap_columns(c, shift));
+        } else {
+          stay.push_back(c);
+        }
+      }
+      join.condition = make_conjunction(stay);
+    }
+    if (inner) {
+      join.condition = make_conjunction(both);
+      join.join_type = join.condition ? JoinType::kInner : JoinType::kCross;
+    }
+    join.children[0] = push(join.children[0], left);
+    join.children[1] = push(join.children[1], right);
+    return wrap(node, kept);
+  }
+
+  std::map<const LogicalNode*, int> parents_;
+  std::set<const LogicalNode*> visited_shared_;
+};
+
+}  // namespace
+
+LogicalPtr push_down_filters(LogicalPtr plan) {
+  FilterPushdown rule(parent_counts(*plan));
+  return rule.push(std::move(plan), {});
+}
+
+}  // namespace kestrel::plan

@@ -1,0 +1,25 @@
+#pragma once
+/// The logical optimizer: a fixed sequence of rewrite rules, one per file in this folder.
+
+#include <map>
+
+#include "planner/logical_plan.hpp"
+
+namespace kestrel::plan {
+
+/// Runs every rule over `plan` and returns the optimized plan (the input may be modified in place).
+LogicalPtr optimize(LogicalPtr plan);
+
+/// Filter pushdown: moves filter conjuncts as close to the scans as they can go: through projections, sorts and
+/// the sides of joins (turning cross joins with conditions into inner joins), into scans (their per-batch filters
+/// and min/max pruning predicates), below aggregations when they only read group columns.
+LogicalPtr push_down_filters(LogicalPtr plan);
+
+/// Join conditions: splits each join's condition into equality keys (left expression = right expression) and a
+/// residual condition, so joins run as hash joins.
+void extract_join_keys(LogicalNode& plan);
+
+/// Nodes referenced by more than one parent (shared sub-plans such as CTEs); rules do not rewrite into them.
+std::map<const LogicalNode*, int> parent_counts(const LogicalNode& root);
+
+}  // namespace kestrel::plan
