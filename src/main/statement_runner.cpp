@@ -1,5 +1,8 @@
 #include "main/statement_runner.hpp"
 
+#include <functional>
+#include <set>
+
 #include "exec/plan_builder.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/optimizer/optimizer.hpp"
@@ -31,8 +34,36 @@ QueryResult status(std::string message) {
   return result;
 }
 
+QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel);
+
+/// Runs every uncorrelated scalar sub-query of `plan` once and puts its value in place as a constant.
+void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, const std::atomic<bool>& cancel) {
+  std::set<plan::LogicalNode*> seen;
+  std::function<plan::ExprPtr(const plan::ExprPtr&)> rewrite = [&](const plan::ExprPtr& e) -> plan::ExprPtr {
+    if (e->kind == plan::ExprKind::kSubquery) {
+      QueryResult rows = execute_plan(state, e->subquery, cancel);
+      if (rows.row_count() > 1) {
+        throw InvalidInput("more than one row returned by a subquery used as an expression", "21000");
+      }
+      Value v = rows.row_count() == 0 ? Value::null(e->type) : rows.value(0, 0);
+      return plan::make_constant(v.is_null() ? Value::null(e->type) : v);
+    }
+    if (e->children.empty()) return e;
+    auto copy = std::make_shared<plan::Expr>(*e);
+    for (auto& c : copy->children) c = rewrite(c);
+    return copy;
+  };
+  std::function<void(plan::LogicalNode&)> visit = [&](plan::LogicalNode& node) {
+    if (!seen.insert(&node).second) return;
+    plan::for_each_expression(node, [&](plan::ExprPtr& e) { e = rewrite(e); });
+    for (auto& c : node.children) visit(*c);
+  };
+  visit(root);
+}
+
 /// Runs a bound plan and returns its rows.
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel) {
+  resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();

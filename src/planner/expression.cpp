@@ -53,6 +53,7 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kNullIf: return "nullif";
     case ScalarFunction::kGreatest: return "greatest";
     case ScalarFunction::kLeast: return "least";
+    case ScalarFunction::kDateSubtractDays: return "-";
   }
   return "?";
 }
@@ -79,6 +80,7 @@ bool is_infix(ScalarFunction f) {
     case ScalarFunction::kDateSubtractInterval:
     case ScalarFunction::kDateAddDays:
     case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kDateSubtractDays:
     case ScalarFunction::kIntervalAdd: return true;
     default: return false;
   }
@@ -100,7 +102,9 @@ std::string Expr::to_string() const {
     case ExprKind::kConstant:
       return type.id() == TypeId::kVarchar && !constant.is_null() ? "'" + constant.to_string() + "'"
                                                                   : constant.to_string();
-    case ExprKind::kColumnRef: return "#" + std::to_string(column_index) + (name.empty() ? "" : " " + name);
+    case ExprKind::kColumnRef:
+      return std::string(outer_depth > 0 ? "outer." : "") + "#" + std::to_string(column_index) +
+             (name.empty() ? "" : " " + name);
     case ExprKind::kFunction:
       if (is_infix(function) && children.size() == 2) {
         return "(" + children[0]->to_string() + " " + scalar_function_name(function) + " " +
@@ -125,6 +129,7 @@ std::string Expr::to_string() const {
     case ExprKind::kIsNull: return "(" + children[0]->to_string() + " IS NULL)";
     case ExprKind::kIsNotNull: return "(" + children[0]->to_string() + " IS NOT NULL)";
     case ExprKind::kInList: return "(" + children[0]->to_string() + " IN (" + join_children(*this, ", ", 1) + "))";
+    case ExprKind::kSubquery: return "(scalar subquery)";
   }
   return "?";
 }

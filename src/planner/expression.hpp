@@ -46,6 +46,7 @@ enum class ScalarFunction : uint16_t {
   kIntervalAdd, kIntervalNegate,
   // Conditionals that are plain functions of their arguments.
   kCoalesce, kNullIf, kGreatest, kLeast,
+  kDateSubtractDays,      ///< date - integer -> DATE
 };
 
 /// The SQL name of a function, for EXPLAIN and errors ("+", "substring", ...).
@@ -64,7 +65,10 @@ enum class ExprKind : uint8_t {
   kIsNull,
   kIsNotNull,
   kInList,     ///< children[0] IN (children[1..]); SQL NULL semantics (NULL when no match and a NULL is in the list)
+  kSubquery,   ///< an uncorrelated scalar sub-query `subquery`: run once before the query, then a constant
 };
+
+struct LogicalNode;
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -79,6 +83,11 @@ struct Expr {
   std::string name;                 ///< kColumnRef: the column's name, for EXPLAIN
   ScalarFunction function = ScalarFunction::kAdd;  ///< kFunction
   std::optional<SourcePosition> position;          ///< where it was written, for runtime errors
+  /// kColumnRef: 0 for the input of the node evaluating the expression; 1 for a column of the enclosing query
+  /// (a correlated reference, only while binding a sub-query: decorrelation removes them before execution).
+  uint32_t outer_depth = 0;
+  /// kSubquery: the plan of the sub-query (one column, at most one row).
+  std::shared_ptr<LogicalNode> subquery;
 
   /// Readable form for EXPLAIN: `(#2 l_quantity + 1)`, `CAST(x AS DOUBLE)`.
   std::string to_string() const;

@@ -116,3 +116,44 @@ std::string explain_logical(const LogicalNode& root) {
 }
 
 }  // namespace kestrel::plan
+
+namespace kestrel::plan {
+
+void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>& visit) {
+  switch (node.kind) {
+    case NodeKind::kGet:
+      for (auto& e : node.as<LogicalGet>().filters) visit(e);
+      break;
+    case NodeKind::kValues:
+      for (auto& row : node.as<LogicalValues>().rows) {
+        for (auto& e : row) visit(e);
+      }
+      break;
+    case NodeKind::kFilter: visit(node.as<LogicalFilter>().predicate); break;
+    case NodeKind::kProject:
+      for (auto& e : node.as<LogicalProject>().exprs) visit(e);
+      break;
+    case NodeKind::kAggregate: {
+      auto& agg = node.as<LogicalAggregate>();
+      for (auto& e : agg.groups) visit(e);
+      for (auto& a : agg.aggregates) {
+        if (a.argument) visit(a.argument);
+      }
+      break;
+    }
+    case NodeKind::kJoin: {
+      auto& join = node.as<LogicalJoin>();
+      for (auto& e : join.left_keys) visit(e);
+      for (auto& e : join.right_keys) visit(e);
+      if (join.condition) visit(join.condition);
+      break;
+    }
+    case NodeKind::kSort:
+      for (auto& k : node.as<LogicalSort>().keys) visit(k.expr);
+      break;
+    case NodeKind::kLimit:
+    case NodeKind::kSetOp: break;
+  }
+}
+
+}  // namespace kestrel::plan

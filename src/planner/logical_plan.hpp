@@ -3,6 +3,7 @@
 /// node's output is an ordered list of columns; expressions of a node refer to its input columns by position
 /// (plan::Expr kColumnRef `column_index`). A join's input is the left child's columns followed by the right's.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -158,5 +159,14 @@ struct LogicalSetOp final : LogicalNode {
 
 /// The plan as an indented tree, one node per line, for EXPLAIN.
 std::string explain_logical(const LogicalNode& root);
+
+}  // namespace kestrel::plan
+
+namespace kestrel::plan {
+
+/// Calls `visit` on every expression slot of `node` (not its children): filters, predicates, projections,
+/// groups, aggregate arguments, join keys and conditions, sort keys, VALUES rows. The callback may replace the
+/// expression it is given.
+void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>& visit);
 
 }  // namespace kestrel::plan

@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
 
 #include "planner/binder/binder.hpp"
 #include "planner/binder/expr_binder.hpp"
@@ -38,9 +41,18 @@ std::optional<size_t> alias_match(const ast::Expr& e, const std::vector<std::str
   return std::nullopt;
 }
 
+/// The scope column at input index `index`.
+const ScopeColumn& column_at(const Scope& scope, size_t index) {
+  for (const auto& c : scope.columns) {
+    if (c.index == index) return c;
+  }
+  throw InternalError("no scope column at index " + std::to_string(index));
+}
+
 }  // namespace
 
-LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names) {
+LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names,
+                               Correlation* correlation) {
   ExprBinder eb(*this);
   Scope scope;
   LogicalPtr plan;
@@ -55,11 +67,26 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     if (ExprBinder::contains_aggregate(*select.where)) {
       throw BinderError("aggregate functions are not allowed in WHERE", select.where->position, "42803");
     }
-    auto filter = std::make_shared<LogicalFilter>();
-    filter->predicate = eb.bind_predicate(*select.where, ExprBindContext{&scope, "WHERE", nullptr});
-    filter->output = plan->output;
-    filter->children = {plan};
-    plan = filter;
+    plan = bind_where(*select.where, plan, scope, correlation);
+  }
+  // Columns of this query that correlated conjuncts read: exposed as extra outputs (and group keys when the
+  // sub-query aggregates) so the join that replaces the sub-query can evaluate them.
+  std::vector<size_t> correlated_columns;
+  bool correlated = correlation != nullptr && !correlation->conjuncts.empty();
+  if (correlated) {
+    std::set<size_t> cols;
+    for (const auto& c : correlation->conjuncts) {
+      std::function<void(const Expr&)> visit = [&](const Expr& e) {
+        if (e.kind == ExprKind::kColumnRef && e.outer_depth == 0) cols.insert(e.column_index);
+        for (const auto& child : e.children) visit(*child);
+      };
+      visit(*c);
+    }
+    correlated_columns.assign(cols.begin(), cols.end());
+    if (select.distinct || (query != nullptr && (query->limit || query->offset || !query->order_by.empty()))) {
+      throw NotImplemented("correlated sub-queries with DISTINCT, ORDER BY or LIMIT are not supported yet",
+                           select.position);
+    }
   }
 
   // Expand stars and collect the select items.
@@ -98,7 +125,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
 
   AggregateBinding agg;
   agg.input_scope = &scope;
-  ExprBindContext input_ctx{&scope, "SELECT", nullptr};
+  ExprBindContext input_ctx{&scope, "SELECT", nullptr, nullptr, &plan};
   ExprBindContext ctx = input_ctx;
   if (aggregated) {
     for (const auto& g : select.group_by) {
@@ -124,6 +151,11 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       ExprPtr bound = eb.bind(*source, ExprBindContext{&scope, "GROUP BY", nullptr});
       agg.groups.push_back(bound);
       agg.group_keys.push_back(bound->to_string());
+    }
+    for (size_t c : correlated_columns) {
+      const ScopeColumn& col = column_at(scope, c);
+      agg.groups.push_back(make_column_ref(col.index, col.type, col.name));
+      agg.group_keys.push_back(agg.groups.back()->to_string());
     }
     ctx = ExprBindContext{nullptr, "SELECT", &agg};
   }
@@ -206,11 +238,44 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       plan = filter;
     }
   }
+  if (correlated) {
+    // Extra outputs carrying the correlated columns; the conjuncts are rewritten to read them.
+    std::map<size_t, size_t> output_of;
+    for (size_t k = 0; k < correlated_columns.size(); ++k) {
+      size_t c = correlated_columns[k];
+      const ScopeColumn& col = column_at(scope, c);
+      ExprPtr e;
+      if (aggregated) {
+        for (size_t g = agg.groups.size(); g-- > 0 && !e;) {
+          if (agg.groups[g]->kind == ExprKind::kColumnRef && agg.groups[g]->column_index == c) e = agg.group_ref(g);
+        }
+      } else {
+        e = make_column_ref(c, col.type, col.name);
+      }
+      output_of[c] = exprs.size() + hidden.size();
+      hidden.push_back(e);
+    }
+    for (auto& conjunct : correlation->conjuncts) {
+      std::function<ExprPtr(const ExprPtr&)> remap = [&](const ExprPtr& e) -> ExprPtr {
+        if (e->kind == ExprKind::kColumnRef) {
+          if (e->outer_depth > 0) return e;
+          auto copy = std::make_shared<Expr>(*e);
+          copy->column_index = output_of.at(e->column_index);
+          return copy;
+        }
+        if (e->children.empty()) return e;
+        auto copy = std::make_shared<Expr>(*e);
+        for (auto& child : copy->children) child = remap(child);
+        return copy;
+      };
+      conjunct = remap(conjunct);
+    }
+  }
   std::vector<ExprPtr> all = exprs;
   std::vector<std::string> all_names = item_names;
   for (size_t i = 0; i < hidden.size(); ++i) {
     all.push_back(hidden[i]);
-    all_names.push_back("#hidden" + std::to_string(i));
+    all_names.push_back((correlated ? "#corr" : "#hidden") + std::to_string(i));
   }
   plan = make_project(plan, all, all_names);
   if (select.distinct) {
@@ -231,7 +296,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     plan = sort;
   }
   if (query != nullptr && (query->limit || query->offset)) plan = apply_order_limit(plan, *query, {});
-  if (!hidden.empty()) {
+  if (!hidden.empty() && !correlated) {
     std::vector<ExprPtr> visible;
     for (size_t i = 0; i < exprs.size(); ++i) visible.push_back(make_column_ref(i, exprs[i]->type, item_names[i]));
     plan = make_project(plan, visible, item_names);

@@ -49,7 +49,7 @@ ExprPtr Binder::bind_constant(const ast::Expr& expr) {
   return eb.bind(expr, ctx);
 }
 
-LogicalPtr Binder::bind_query(const ast::Query& query) {
+LogicalPtr Binder::bind_query(const ast::Query& query, Correlation* correlation) {
   cte_scopes_.emplace_back();
   for (const auto& cte : query.ctes) {
     auto plan = bind_query(*cte.query);
@@ -66,7 +66,7 @@ LogicalPtr Binder::bind_query(const ast::Query& query) {
   std::vector<std::string> names;
   LogicalPtr plan;
   if (query.body->is<ast::Select>()) {
-    plan = bind_select(query.body->as<ast::Select>(), &query, &names);
+    plan = bind_select(query.body->as<ast::Select>(), &query, &names, correlation);
   } else {
     plan = bind_body(*query.body, &names);
     plan = apply_order_limit(plan, query, names);

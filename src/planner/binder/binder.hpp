@@ -31,13 +31,29 @@ struct Scope {
 
 struct AggregateBinding;
 
+/// The correlation of a sub-query with its enclosing query, filled while binding the sub-query: its WHERE
+/// conjuncts that read outer columns are taken out of the sub-query and returned here, to become the condition of
+/// the join that replaces the sub-query (decorrelation: no per-row re-execution).
+struct Correlation {
+  /// The enclosing query's columns.
+  const Scope* outer = nullptr;
+  /// The correlated conjuncts over the sub-query's output (outer_depth 0) and the outer columns (outer_depth 1).
+  std::vector<ExprPtr> conjuncts;
+};
+
 /// Binds statements of one query against a catalog. Not thread-safe; one per statement.
 class Binder {
+ public:
+  /// The join that replaces a sub-query: `left` joined with the sub-query's plan `right` on `condition` (over left
+  /// columns ++ right columns) plus the correlation's conjuncts.
+  static LogicalPtr make_subquery_join(LogicalPtr left, LogicalPtr right, JoinType type, ExprPtr condition,
+                                       const Correlation& correlation, bool null_aware);
+
  public:
   explicit Binder(const catalog::Catalog& catalog) : catalog_(catalog) {}
 
   /// The plan of a query; its output fields carry the result column names.
-  LogicalPtr bind_query(const ast::Query& query);
+  LogicalPtr bind_query(const ast::Query& query, Correlation* correlation = nullptr);
 
   /// A constant expression with no column references (VALUES of INSERT, LIMIT), typed.
   ExprPtr bind_constant(const ast::Expr& expr);
@@ -54,7 +70,11 @@ class Binder {
   };
 
   LogicalPtr bind_body(const ast::QueryBody& body, std::vector<std::string>* names);
-  LogicalPtr bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names);
+  LogicalPtr bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names,
+                         Correlation* correlation = nullptr);
+  /// Binds the WHERE clause of a SELECT over `plan`: sub-query conjuncts become semi/anti joins, other sub-queries
+  /// joins that add columns; correlated conjuncts go to `correlation`.
+  LogicalPtr bind_where(const ast::Expr& where, LogicalPtr plan, const Scope& scope, Correlation* correlation);
   LogicalPtr bind_values(const ast::Values& values);
   LogicalPtr bind_set_operation(const ast::SetOperation& op);
   LogicalPtr bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope);

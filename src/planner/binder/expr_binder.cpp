@@ -286,9 +286,9 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
     }
     case ast::ExprKind::kScalarSubquery:
     case ast::ExprKind::kExists:
-    case ast::ExprKind::kInSubquery:
+    case ast::ExprKind::kInSubquery: return bind_subquery(expr, ctx);
     case ast::ExprKind::kQuantifiedComparison:
-      throw NotImplemented("sub-queries in this position are not supported yet", expr.position);
+      throw NotImplemented("ANY/ALL sub-query comparisons are not supported yet", expr.position);
     case ast::ExprKind::kCase: return bind_case(expr.as<ast::Case>(), ctx);
     case ast::ExprKind::kCast: {
       const auto& c = expr.as<ast::Cast>();
@@ -321,6 +321,14 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
       throw BinderError("column reference '" + ref.column() + "' is ambiguous", ref.position, "42702");
     }
     found = &c;
+  }
+  if (found == nullptr && ctx.outer != nullptr) {
+    // A correlated reference to the enclosing query.
+    ExprBindContext outer{ctx.outer, ctx.clause, nullptr};
+    ExprPtr e = bind_column(ref, outer);
+    auto copy = std::make_shared<Expr>(*e);
+    copy->outer_depth = 1;
+    return copy;
   }
   if (found == nullptr) {
     std::string what = table.empty() ? ref.column() : table + "." + ref.column();

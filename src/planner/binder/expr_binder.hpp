@@ -14,6 +14,11 @@ struct ExprBindContext {
   const char* clause = "expression";
   /// Set when binding above an aggregation (select list, HAVING, ORDER BY of a grouped query).
   AggregateBinding* aggregate = nullptr;
+  /// The enclosing query's columns, for correlated references (a sub-query's WHERE); null otherwise.
+  const Scope* outer = nullptr;
+  /// The plan the expression is evaluated over; sub-queries extend it with joins that add columns. Null where
+  /// that is not possible (then only uncorrelated scalar sub-queries are allowed).
+  LogicalPtr* host = nullptr;
 };
 
 /// The group expressions and aggregate calls of a grouped query, collected while binding above it.
@@ -56,6 +61,7 @@ class ExprBinder {
   ExprPtr bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_case(const ast::Case& c, const ExprBindContext& ctx);
+  ExprPtr bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx);
   ExprPtr make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos);
   ExprPtr bind_comparison(ScalarFunction f, const ast::Expr& left, const ast::Expr& right, const ExprBindContext& ctx,
                           SourcePosition pos);

@@ -1,0 +1,167 @@
+#include "planner/binder/binder.hpp"
+#include "planner/binder/expr_binder.hpp"
+#include "planner/expression_utils.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+/// `expr` over [outer ++ sub-query output] with outer references (depth 1) at their outer index and the
+/// sub-query's own columns shifted past the left plan's `left_width` columns.
+ExprPtr to_join_columns(const ExprPtr& expr, size_t left_width) {
+  if (expr->kind == ExprKind::kColumnRef) {
+    auto copy = std::make_shared<Expr>(*expr);
+    if (expr->outer_depth > 0) {
+      copy->outer_depth = 0;
+    } else {
+      copy->column_index = expr->column_index + left_width;
+    }
+    return copy;
+  }
+  if (expr->children.empty()) return expr;
+  auto copy = std::make_shared<Expr>(*expr);
+  for (auto& c : copy->children) c = to_join_columns(c, left_width);
+  return copy;
+}
+
+bool has_outer_reference(const Expr& e) {
+  if (e.kind == ExprKind::kColumnRef) return e.outer_depth > 0;
+  for (const auto& c : e.children) {
+    if (has_outer_reference(*c)) return true;
+  }
+  return false;
+}
+
+const ast::Query& subquery_of(const ast::Expr& e) {
+  if (e.is<ast::ScalarSubquery>()) return *e.as<ast::ScalarSubquery>().query;
+  if (e.is<ast::Exists>()) return *e.as<ast::Exists>().query;
+  return *e.as<ast::InSubquery>().query;
+}
+
+}  // namespace
+
+LogicalPtr Binder::make_subquery_join(LogicalPtr left, LogicalPtr right, JoinType type, ExprPtr condition,
+                                      const Correlation& correlation, bool null_aware) {
+  auto join = std::make_shared<LogicalJoin>();
+  join->join_type = type;
+  join->null_aware = null_aware;
+  std::vector<ExprPtr> conjuncts;
+  if (condition) conjuncts.push_back(condition);
+  for (const auto& c : correlation.conjuncts) conjuncts.push_back(to_join_columns(c, left->output.size()));
+  join->condition = make_conjunction(conjuncts);
+  join->output = left->output;
+  if (type == JoinType::kMark) {
+    join->output.push_back({"#mark", TypeId::kBoolean});
+  } else if (type != JoinType::kSemi && type != JoinType::kAnti) {
+    join->output.insert(join->output.end(), right->output.begin(), right->output.end());
+  }
+  join->children = {std::move(left), std::move(right)};
+  return join;
+}
+
+ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx) {
+  Correlation correlation{ctx.scope, {}};
+  LogicalPtr sub = binder_.bind_query(subquery_of(expr), &correlation);
+  bool correlated = !correlation.conjuncts.empty();
+  if (expr.is<ast::ScalarSubquery>()) {
+    if (sub->output.empty()) throw BinderError("sub-query returns no columns", expr.position, "42601");
+    size_t visible = sub->output.size();
+    for (const auto& f : sub->output) visible -= f.name.rfind("#corr", 0) == 0 ? 1 : 0;
+    if (visible != 1) throw BinderError("sub-query must return only one column", expr.position, "42601");
+    if (!correlated) {
+      auto e = std::make_shared<Expr>();
+      e->kind = ExprKind::kSubquery;
+      e->type = sub->output[0].type;
+      e->subquery = sub;
+      e->position = expr.position;
+      return e;
+    }
+    if (ctx.host == nullptr) {
+      throw NotImplemented("correlated sub-queries are supported only in WHERE and in the select list of queries "
+                           "without GROUP BY", expr.position);
+    }
+    size_t width = (*ctx.host)->output.size();
+    *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kSingle, nullptr, correlation, false);
+    return make_column_ref(width, sub->output[0].type, "#subquery");
+  }
+  if (ctx.host == nullptr) {
+    throw NotImplemented("EXISTS and IN sub-queries are supported only in WHERE and in the select list of queries "
+                         "without GROUP BY", expr.position);
+  }
+  size_t width = (*ctx.host)->output.size();
+  ExprPtr condition;
+  bool negated = false;
+  if (expr.is<ast::InSubquery>()) {
+    const auto& in = expr.as<ast::InSubquery>();
+    negated = in.negated;
+    ExprPtr operand = bind(*in.operand, ExprBindContext{ctx.scope, ctx.clause, nullptr, ctx.outer, nullptr});
+    ExprPtr value = make_column_ref(width, sub->output[0].type, sub->output[0].name);
+    unify_for_comparison(operand, value, in.operator_position, in.operand.get(), nullptr);
+    condition = make_function(ScalarFunction::kEqual, TypeId::kBoolean, {operand, value});
+  }
+  *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kMark, condition, correlation,
+                                         expr.is<ast::InSubquery>());
+  ExprPtr mark = make_column_ref(width, TypeId::kBoolean, "#mark");
+  return negated ? make_node(ExprKind::kNot, TypeId::kBoolean, {mark}) : mark;
+}
+
+LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Scope& scope, Correlation* correlation) {
+  ExprBinder eb(*this);
+  std::vector<const ast::Expr*> conjuncts;
+  if (where.is<ast::Conjunction>() && where.as<ast::Conjunction>().conjunction == ast::ConjunctionKind::kAnd) {
+    for (const auto& op : where.as<ast::Conjunction>().operands) conjuncts.push_back(op.get());
+  } else {
+    conjuncts.push_back(&where);
+  }
+  std::vector<ExprPtr> filters;
+  const Scope* outer = correlation != nullptr ? correlation->outer : nullptr;
+  for (const ast::Expr* c : conjuncts) {
+    // EXISTS / NOT EXISTS / [NOT] IN (sub-query) at the top of WHERE become semi and anti joins.
+    const ast::Expr* inner = c;
+    bool negated = false;
+    if (c->is<ast::UnaryOp>() && c->as<ast::UnaryOp>().op == ast::UnaryOperator::kNot &&
+        c->as<ast::UnaryOp>().operand->is<ast::Exists>()) {
+      inner = c->as<ast::UnaryOp>().operand.get();
+      negated = true;
+    }
+    if (inner->is<ast::Exists>() || inner->is<ast::InSubquery>()) {
+      Correlation sub_corr{&scope, {}};
+      LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
+      ExprPtr condition;
+      bool null_aware = false;
+      if (inner->is<ast::InSubquery>()) {
+        const auto& in = inner->as<ast::InSubquery>();
+        negated = in.negated;
+        null_aware = in.negated;
+        ExprPtr operand = eb.bind(*in.operand, ExprBindContext{&scope, "WHERE", nullptr, outer, nullptr});
+        if (has_outer_reference(*operand)) {
+          throw NotImplemented("an IN operand that reads the enclosing query", in.operand->position);
+        }
+        ExprPtr value = make_column_ref(plan->output.size(), sub->output[0].type, sub->output[0].name);
+        eb.unify_for_comparison(operand, value, in.operator_position, in.operand.get(), nullptr);
+        condition = make_function(ScalarFunction::kEqual, TypeId::kBoolean, {operand, value});
+      }
+      plan = make_subquery_join(plan, sub, negated ? JoinType::kAnti : JoinType::kSemi, condition, sub_corr,
+                                null_aware);
+      continue;
+    }
+    ExprPtr bound = eb.bind_predicate(*c, ExprBindContext{&scope, "WHERE", nullptr, outer, &plan});
+    for (auto& part : split_conjuncts(bound)) {
+      if (correlation != nullptr && has_outer_reference(*part)) {
+        correlation->conjuncts.push_back(part);  // rewritten by bind_select to the sub-query's output columns
+      } else {
+        filters.push_back(part);
+      }
+    }
+  }
+  if (!filters.empty()) {
+    auto filter = std::make_shared<LogicalFilter>();
+    filter->predicate = make_conjunction(filters);
+    filter->output = plan->output;
+    filter->children = {plan};
+    plan = filter;
+  }
+  return plan;
+}
+
+}  // namespace kestrel::plan

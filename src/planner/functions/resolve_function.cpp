@@ -1,0 +1,219 @@
+#include "planner/functions/resolve_function.hpp"
+
+#include <algorithm>
+
+#include "planner/functions/resolve_internal.hpp"
+#include "planner/functions/type_rules.hpp"
+
+namespace kestrel::plan {
+
+namespace detail {
+
+void no_match(ScalarFunction f, const std::vector<LogicalType>& args, std::optional<SourcePosition> pos) {
+  const std::string name = scalar_function_name(f);
+  const bool is_operator = !name.empty() && !(name[0] >= 'a' && name[0] <= 'z') && name != "negate";
+  std::string message;
+  if (is_operator && args.size() == 2) {
+    message = "no operator matches " + args[0].to_string() + " " + name + " " + args[1].to_string();
+  } else if (f == ScalarFunction::kNegate || f == ScalarFunction::kIntervalNegate) {
+    message = "no operator matches -" + (args.empty() ? std::string() : args[0].to_string());
+  } else {
+    message = "no function matches " + name + "(";
+    for (size_t i = 0; i < args.size(); ++i) message += (i ? ", " : "") + args[i].to_string();
+    message += ")";
+  }
+  throw BinderError(message, pos, "42883");
+}
+
+}  // namespace detail
+
+namespace {
+
+using F = ScalarFunction;
+using detail::is_integral_or_null;
+using detail::is_null_type;
+using detail::is_numeric_or_null;
+using detail::no_match;
+
+const LogicalType kVarchar(TypeId::kVarchar);
+const LogicalType kBigInt(TypeId::kBigInt);
+const LogicalType kInteger(TypeId::kInteger);
+const LogicalType kDouble(TypeId::kDouble);
+const LogicalType kBoolean(TypeId::kBoolean);
+
+bool is_string_or_null(const LogicalType& t) { return t.id() == TypeId::kVarchar || is_null_type(t); }
+
+void require_count(F f, const std::vector<LogicalType>& args, size_t lo, size_t hi,
+                   std::optional<SourcePosition> pos) {
+  if (args.size() < lo || args.size() > hi) no_match(f, args, pos);
+}
+
+ResolvedFunction resolve_comparison(F f, const std::vector<LogicalType>& args, std::optional<SourcePosition> pos) {
+  require_count(f, args, 2, 2, pos);
+  std::optional<LogicalType> t = common_super_type(args[0], args[1]);
+  if (!t) no_match(f, args, pos);
+  if (is_null_type(*t)) t = kBoolean;
+  return {f, kBoolean, {*t, *t}};
+}
+
+/// coalesce, greatest, least, nullif: every argument cast to the common super type, which is the result.
+ResolvedFunction resolve_uniform(F f, const std::vector<LogicalType>& args, std::optional<SourcePosition> pos) {
+  if (args.empty() || (f == F::kNullIf && args.size() != 2)) no_match(f, args, pos);
+  std::optional<LogicalType> t = common_super_type(args);
+  if (!t) no_match(f, args, pos);
+  if (is_null_type(*t)) t = kVarchar;
+  return {f, *t, std::vector<LogicalType>(args.size(), *t)};
+}
+
+ResolvedFunction resolve_string(F f, const std::vector<LogicalType>& args, std::optional<SourcePosition> pos) {
+  auto all_strings = [&](size_t lo, size_t hi) {
+    require_count(f, args, lo, hi, pos);
+    if (!std::all_of(args.begin(), args.end(), is_string_or_null)) no_match(f, args, pos);
+    return std::vector<LogicalType>(args.size(), kVarchar);
+  };
+  switch (f) {
+    case F::kConcat:
+      if (args.empty()) no_match(f, args, pos);
+      return {f, kVarchar, std::vector<LogicalType>(args.size(), kVarchar)};
+    case F::kLike:
+    case F::kNotLike: return {f, kBoolean, all_strings(2, 3)};
+    case F::kLength: return {f, kBigInt, all_strings(1, 1)};
+    case F::kUpper:
+    case F::kLower: return {f, kVarchar, all_strings(1, 1)};
+    case F::kTrim:
+    case F::kLTrim:
+    case F::kRTrim: return {f, kVarchar, all_strings(1, 2)};
+    case F::kPosition: return {f, kBigInt, all_strings(2, 2)};
+    case F::kStartsWith: return {f, kBoolean, all_strings(2, 2)};
+    case F::kReplace: return {f, kVarchar, all_strings(3, 3)};
+    case F::kSubstring: {
+      require_count(f, args, 2, 3, pos);
+      if (!is_string_or_null(args[0])) no_match(f, args, pos);
+      for (size_t i = 1; i < args.size(); ++i) {
+        if (!is_integral_or_null(args[i])) no_match(f, args, pos);
+      }
+      std::vector<LogicalType> types(args.size(), kBigInt);
+      types[0] = kVarchar;
+      return {f, kVarchar, types};
+    }
+    default: no_match(f, args, pos);
+  }
+}
+
+/// round/floor/ceil of DECIMAL(p,s) without digits: DECIMAL(p - s + min(s, 1), 0).
+LogicalType decimal_to_integer_digits(const LogicalType& t) {
+  return LogicalType::decimal(std::min(kMaxDecimalPrecision, t.precision() - t.scale() + std::min(t.scale(), 1)), 0);
+}
+
+ResolvedFunction resolve_math(F f, const std::vector<LogicalType>& args, std::optional<SourcePosition> pos) {
+  const size_t max_args = f == F::kRound ? 2 : f == F::kPower ? 2 : 1;
+  const size_t min_args = f == F::kPower ? 2 : 1;
+  require_count(f, args, min_args, max_args, pos);
+  if (!std::all_of(args.begin(), args.end(), is_numeric_or_null)) no_match(f, args, pos);
+  switch (f) {
+    case F::kSqrt:
+    case F::kLn:
+    case F::kLog10:
+    case F::kExp:
+    case F::kPower: return {f, kDouble, std::vector<LogicalType>(args.size(), kDouble)};
+    default: break;
+  }
+  const LogicalType x = is_null_type(args[0]) ? kInteger : args[0];
+  if (f == F::kRound && args.size() == 2) {
+    if (!is_integral_or_null(args[1])) no_match(f, args, pos);
+    if (x.id() == TypeId::kDecimal) {
+      return {f, LogicalType::decimal(std::min(kMaxDecimalPrecision, x.precision() + 1), x.scale()), {x, kInteger}};
+    }
+    return {f, x, {x, kInteger}};
+  }
+  if (x.id() != TypeId::kDecimal) return {f, x, {x}};
+  switch (f) {
+    case F::kSign: return {f, LogicalType::decimal(1, 0), {x}};
+    case F::kRound:
+    case F::kFloor:
+    case F::kCeil: return {f, decimal_to_integer_digits(x), {x}};
+    default: return {f, x, {x}};
+  }
+}
+
+ResolvedFunction resolve_datetime(F f, const std::vector<LogicalType>& args, std::optional<SourcePosition> pos) {
+  require_count(f, args, 2, 2, pos);
+  if (!is_string_or_null(args[0])) no_match(f, args, pos);
+  const TypeId x = args[1].id();
+  if (f == F::kExtract) {
+    if (x != TypeId::kDate && x != TypeId::kTimestamp && x != TypeId::kInterval) no_match(f, args, pos);
+    return {f, kBigInt, {kVarchar, args[1]}};
+  }
+  if (x != TypeId::kDate && x != TypeId::kTimestamp) no_match(f, args, pos);
+  return {f, args[1], {kVarchar, args[1]}};
+}
+
+}  // namespace
+
+ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<LogicalType>& args,
+                                         std::optional<SourcePosition> pos) {
+  switch (f) {
+    case F::kAdd:
+    case F::kSubtract:
+    case F::kMultiply:
+    case F::kDivide:
+    case F::kModulo:
+    case F::kNegate:
+    case F::kDateAddInterval:
+    case F::kDateSubtractInterval:
+    case F::kDateAddDays:
+    case F::kDateSubtractDays:
+    case F::kDateDiffDays:
+    case F::kIntervalAdd:
+    case F::kIntervalNegate: return detail::resolve_arithmetic(f, args, pos);
+    case F::kEqual:
+    case F::kNotEqual:
+    case F::kLess:
+    case F::kLessEqual:
+    case F::kGreater:
+    case F::kGreaterEqual:
+    case F::kIsDistinctFrom:
+    case F::kIsNotDistinctFrom: return resolve_comparison(f, args, pos);
+    case F::kConcat:
+    case F::kLike:
+    case F::kNotLike:
+    case F::kLength:
+    case F::kUpper:
+    case F::kLower:
+    case F::kTrim:
+    case F::kLTrim:
+    case F::kRTrim:
+    case F::kSubstring:
+    case F::kPosition:
+    case F::kStartsWith:
+    case F::kReplace: return resolve_string(f, args, pos);
+    case F::kAbs:
+    case F::kRound:
+    case F::kFloor:
+    case F::kCeil:
+    case F::kSign:
+    case F::kSqrt:
+    case F::kPower:
+    case F::kLn:
+    case F::kLog10:
+    case F::kExp: return resolve_math(f, args, pos);
+    case F::kExtract:
+    case F::kDateTrunc: return resolve_datetime(f, args, pos);
+    case F::kCoalesce:
+    case F::kNullIf:
+    case F::kGreatest:
+    case F::kLeast: return resolve_uniform(f, args, pos);
+  }
+  no_match(f, args, pos);
+}
+
+DatePart resolve_date_part(ScalarFunction f, std::string_view name, std::optional<SourcePosition> pos) {
+  std::optional<DatePart> part = parse_date_part(name);
+  if (!part) throw BinderError("unknown date part '" + std::string(name) + "'", pos, "22023");
+  if (f == ScalarFunction::kDateTrunc && !is_trunc_unit(*part)) {
+    throw BinderError("date_trunc does not support unit '" + std::string(name) + "'", pos, "22023");
+  }
+  return *part;
+}
+
+}  // namespace kestrel::plan

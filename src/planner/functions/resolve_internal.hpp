@@ -1,0 +1,24 @@
+#pragma once
+/// Helpers shared by the resolution files of planner/functions (not part of the binder's API).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner/functions/resolve_function.hpp"
+
+namespace kestrel::plan::detail {
+
+/// Throws the 42883 BinderError for `f` applied to `args`.
+[[noreturn]] void no_match(ScalarFunction f, const std::vector<LogicalType>& args,
+                           std::optional<SourcePosition> pos);
+
+inline bool is_null_type(const LogicalType& t) { return t.id() == TypeId::kNull; }
+inline bool is_numeric_or_null(const LogicalType& t) { return t.is_numeric() || is_null_type(t); }
+inline bool is_integral_or_null(const LogicalType& t) { return t.is_integral() || is_null_type(t); }
+
+/// The arithmetic operators + - * / % and unary -, including the date and interval forms.
+ResolvedFunction resolve_arithmetic(ScalarFunction f, const std::vector<LogicalType>& args,
+                                    std::optional<SourcePosition> pos);
+
+}  // namespace kestrel::plan::detail

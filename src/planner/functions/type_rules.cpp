@@ -1,0 +1,124 @@
+#include "planner/functions/type_rules.hpp"
+
+#include <algorithm>
+
+namespace kestrel::plan {
+
+namespace {
+
+bool is_float(TypeId id) { return id == TypeId::kReal || id == TypeId::kDouble; }
+
+LogicalType decimal_super_type(const LogicalType& a, const LogicalType& b) {
+  const int scale = std::max(a.scale(), b.scale());
+  const int digits = std::max(a.precision() - a.scale(), b.precision() - b.scale());
+  return LogicalType::decimal(std::min(kMaxDecimalPrecision, digits + scale), scale);
+}
+
+std::optional<LogicalType> numeric_super_type(const LogicalType& a, const LogicalType& b) {
+  const TypeId x = a.id();
+  const TypeId y = b.id();
+  if (x == TypeId::kDouble || y == TypeId::kDouble) return LogicalType(TypeId::kDouble);
+  if (is_float(x) || is_float(y)) {
+    // One side is REAL; REAL meeting DECIMAL is DOUBLE, meeting an integer or REAL stays REAL.
+    if (x == TypeId::kDecimal || y == TypeId::kDecimal) return LogicalType(TypeId::kDouble);
+    return LogicalType(TypeId::kReal);
+  }
+  if (x == TypeId::kDecimal || y == TypeId::kDecimal) {
+    return decimal_super_type(integer_as_decimal(a), integer_as_decimal(b));
+  }
+  return integer_rank(x) >= integer_rank(y) ? a : b;
+}
+
+}  // namespace
+
+int integer_rank(TypeId id) {
+  switch (id) {
+    case TypeId::kTinyInt: return 1;
+    case TypeId::kSmallInt: return 2;
+    case TypeId::kInteger: return 3;
+    case TypeId::kBigInt: return 4;
+    default: return 0;
+  }
+}
+
+LogicalType integer_as_decimal(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::kTinyInt: return LogicalType::decimal(3, 0);
+    case TypeId::kSmallInt: return LogicalType::decimal(5, 0);
+    case TypeId::kInteger: return LogicalType::decimal(10, 0);
+    case TypeId::kBigInt: return LogicalType::decimal(19, 0);
+    default: return type;
+  }
+}
+
+std::optional<LogicalType> common_super_type(const LogicalType& a, const LogicalType& b) {
+  if (a == b) return a;
+  if (a.id() == TypeId::kNull) return b;
+  if (b.id() == TypeId::kNull) return a;
+  if (a.is_numeric() && b.is_numeric()) return numeric_super_type(a, b);
+  const TypeId x = a.id();
+  const TypeId y = b.id();
+  if ((x == TypeId::kDate && y == TypeId::kTimestamp) || (x == TypeId::kTimestamp && y == TypeId::kDate)) {
+    return LogicalType(TypeId::kTimestamp);
+  }
+  return std::nullopt;
+}
+
+std::optional<LogicalType> common_super_type(const std::vector<LogicalType>& types) {
+  if (types.empty()) return std::nullopt;
+  std::optional<LogicalType> result = types[0];
+  for (size_t i = 1; i < types.size() && result; ++i) result = common_super_type(*result, types[i]);
+  return result;
+}
+
+bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
+  if (from == to || from.id() == TypeId::kNull) return true;
+  if (from.is_numeric() && to.is_numeric()) {
+    if (to.id() == TypeId::kDouble) return true;
+    if (to.id() == TypeId::kReal) return from.id() != TypeId::kDouble && from.id() != TypeId::kDecimal;
+    if (from.id() == TypeId::kReal || from.id() == TypeId::kDouble) return false;
+    if (to.id() == TypeId::kDecimal) {
+      const LogicalType d = integer_as_decimal(from);
+      return to.scale() >= d.scale() && to.precision() - to.scale() >= d.precision() - d.scale();
+    }
+    return from.is_integral() && integer_rank(from.id()) <= integer_rank(to.id());
+  }
+  return from.id() == TypeId::kDate && to.id() == TypeId::kTimestamp;
+}
+
+bool can_cast_explicitly(const LogicalType& from, const LogicalType& to) {
+  if (from == to || from.id() == TypeId::kNull) return true;
+  if (from.id() == TypeId::kVarchar || to.id() == TypeId::kVarchar) return true;
+  if (from.is_numeric() && to.is_numeric()) return true;
+  const TypeId x = from.id();
+  const TypeId y = to.id();
+  if ((x == TypeId::kBoolean && to.is_integral()) || (from.is_integral() && y == TypeId::kBoolean)) return true;
+  if ((x == TypeId::kDate && y == TypeId::kTimestamp) || (x == TypeId::kTimestamp && y == TypeId::kDate)) return true;
+  return false;
+}
+
+LogicalType decimal_add_type(const LogicalType& a, const LogicalType& b) {
+  const int s = std::max(a.scale(), b.scale());
+  const int p = std::min(kMaxDecimalPrecision, std::max(a.precision() - a.scale(), b.precision() - b.scale()) + s + 1);
+  return LogicalType::decimal(p, s);
+}
+
+LogicalType decimal_multiply_type(const LogicalType& a, const LogicalType& b) {
+  const int s = a.scale() + b.scale();
+  const int p = std::min(kMaxDecimalPrecision, a.precision() + b.precision());
+  return LogicalType::decimal(p, std::min(s, p));
+}
+
+LogicalType decimal_divide_type(const LogicalType& a, const LogicalType& b) {
+  const int p = std::min(kMaxDecimalPrecision, a.precision() + b.scale() + std::max(0, b.scale() - a.scale()));
+  const int s = std::max(a.scale(), b.scale());
+  return LogicalType::decimal(std::max(p, s), s);
+}
+
+LogicalType decimal_modulo_type(const LogicalType& a, const LogicalType& b) {
+  const int s = std::max(a.scale(), b.scale());
+  const int p = std::min(a.precision() - a.scale(), b.precision() - b.scale()) + s;
+  return LogicalType::decimal(std::clamp(p, 1, kMaxDecimalPrecision), s);
+}
+
+}  // namespace kestrel::plan
