@@ -19,6 +19,10 @@ LogicalPtr push_down_filters(LogicalPtr plan);
 /// residual condition, so joins run as hash joins.
 void extract_join_keys(LogicalNode& plan);
 
+/// Projection pruning: every node produces only the columns its parents read, so scans read only the columns a
+/// query uses. The root keeps all its outputs.
+LogicalPtr prune_projections(LogicalPtr plan);
+
 /// Nodes referenced by more than one parent (shared sub-plans such as CTEs); rules do not rewrite into them.
 std::map<const LogicalNode*, int> parent_counts(const LogicalNode& root);
 
