@@ -1,0 +1,220 @@
+#include "exec/ops/hash_aggregate/aggregate_state.hpp"
+
+#include <algorithm>
+
+#include "common/check.hpp"
+#include "exec/ops/common/column_view.hpp"
+#include "exec/ops/common/row_compare.hpp"
+#include "exec/ops/hash_aggregate/aggregate_columns.hpp"
+
+namespace kestrel::exec {
+
+using plan::AggregateFunction;
+
+namespace aggregate_detail {
+
+ColumnPtr string_column(const std::string* values, const uint8_t* has, size_t count) {
+  size_t bytes = 0;
+  bool nullable = false;
+  for (size_t i = 0; i < count; ++i) {
+    bytes += has[i] ? values[i].size() : 0;
+    nullable |= has[i] == 0;
+  }
+  auto column = Column::make_string(count, bytes, nullable, gpu::host_memory_resource(), gpu::Stream::host());
+  int64_t* off = column->mutable_offsets();
+  char* chars = column->values()->as<char>();
+  uint8_t* valid = column->mutable_validity();
+  off[0] = 0;
+  for (size_t i = 0; i < count; ++i) {
+    size_t n = has[i] ? values[i].size() : 0;
+    if (n > 0) std::memcpy(chars + off[i], values[i].data(), n);
+    off[i + 1] = off[i] + static_cast<int64_t>(n);
+    if (!has[i]) bits::clear(valid, i);
+  }
+  column->recount_nulls();
+  return column;
+}
+
+}  // namespace aggregate_detail
+
+namespace {
+
+using aggregate_detail::fixed_column;
+using aggregate_detail::string_column;
+
+/// count(*) and count(x).
+class CountState final : public AggregateState {
+ public:
+  void resize(size_t groups) override { counts_.resize(groups, 0); }
+  void update(const uint32_t* ids, const Column* argument, size_t rows) override {
+    const uint8_t* valid = argument && argument->validity() ? argument->validity()->as<uint8_t>() : nullptr;
+    if (valid == nullptr) {
+      for (size_t r = 0; r < rows; ++r) ++counts_[ids[r]];
+    } else {
+      for (size_t r = 0; r < rows; ++r) counts_[ids[r]] += bits::get(valid, r);
+    }
+  }
+  std::vector<ColumnPtr> export_state(size_t first, size_t count) const override {
+    return {finalize(first, count)};
+  }
+  void merge(const uint32_t* ids, const std::vector<ColumnPtr>& state, size_t rows) override {
+    ColumnView v = make_view(*state.at(0));
+    for (size_t r = 0; r < rows; ++r) {
+      if (!v.is_null(r)) counts_[ids[r]] += v.get<int64_t>(r);
+    }
+  }
+  ColumnPtr finalize(size_t first, size_t count) const override {
+    return fixed_column<int64_t>(TypeId::kBigInt, counts_.data() + first, nullptr, count);
+  }
+
+ private:
+  std::vector<int64_t> counts_;
+};
+
+/// Which value min, max and any_value keep.
+enum class Pick : uint8_t { kMin, kMax, kAny };
+
+template <Pick P>
+bool replaces(int c) {
+  if constexpr (P == Pick::kMin) return c < 0;
+  if constexpr (P == Pick::kMax) return c > 0;
+  return false;
+}
+
+/// min, max and any_value of fixed-width types.
+template <typename T, Pick P>
+class PickFixedState final : public AggregateState {
+ public:
+  explicit PickFixedState(LogicalType type) : type_(type) {}
+  void resize(size_t groups) override {
+    values_.resize(groups);
+    has_.resize(groups, 0);
+  }
+  void update(const uint32_t* ids, const Column* argument, size_t rows) override {
+    ColumnView v = make_view(*argument);
+    const T* in = reinterpret_cast<const T*>(v.values);
+    for (size_t r = 0; r < rows; ++r) {
+      if (v.is_null(r)) continue;
+      uint32_t g = ids[r];
+      if (!has_[g]) {
+        values_[g] = in[r];
+        has_[g] = 1;
+      } else if (replaces<P>(detail::fixed_compare(in[r], values_[g]))) {
+        values_[g] = in[r];
+      }
+    }
+  }
+  std::vector<ColumnPtr> export_state(size_t first, size_t count) const override {
+    return {finalize(first, count)};
+  }
+  void merge(const uint32_t* ids, const std::vector<ColumnPtr>& state, size_t rows) override {
+    update(ids, state.at(0).get(), rows);
+  }
+  ColumnPtr finalize(size_t first, size_t count) const override {
+    return fixed_column<T>(type_, values_.data() + first, has_.data() + first, count);
+  }
+
+ private:
+  LogicalType type_;
+  std::vector<T> values_;
+  std::vector<uint8_t> has_;
+};
+
+/// min, max and any_value of VARCHAR (byte-wise order).
+template <Pick P>
+class PickStringState final : public AggregateState {
+ public:
+  void resize(size_t groups) override {
+    values_.resize(groups);
+    has_.resize(groups, 0);
+  }
+  void update(const uint32_t* ids, const Column* argument, size_t rows) override {
+    ColumnView v = make_view(*argument);
+    for (size_t r = 0; r < rows; ++r) {
+      if (v.is_null(r)) continue;
+      uint32_t g = ids[r];
+      if (!has_[g]) {
+        values_[g].assign(v.string(r));
+        has_[g] = 1;
+      } else if (replaces<P>(detail::string_compare(v.string(r), values_[g]))) {
+        values_[g].assign(v.string(r));
+      }
+    }
+  }
+  std::vector<ColumnPtr> export_state(size_t first, size_t count) const override {
+    return {finalize(first, count)};
+  }
+  void merge(const uint32_t* ids, const std::vector<ColumnPtr>& state, size_t rows) override {
+    update(ids, state.at(0).get(), rows);
+  }
+  ColumnPtr finalize(size_t first, size_t count) const override {
+    return string_column(values_.data() + first, has_.data() + first, count);
+  }
+
+ private:
+  std::vector<std::string> values_;
+  std::vector<uint8_t> has_;
+};
+
+template <Pick P>
+std::unique_ptr<AggregateState> make_pick_state(const LogicalType& input) {
+  PhysicalKind kind = physical_kind(input);
+  if (kind == PhysicalKind::kString) return std::make_unique<PickStringState<P>>();
+  return visit_fixed(kind, [&](auto tag) -> std::unique_ptr<AggregateState> {
+    return std::make_unique<PickFixedState<decltype(tag), P>>(input);
+  });
+}
+
+bool summable(const LogicalType& input) {
+  return input.is_numeric();
+}
+
+}  // namespace
+
+LogicalType aggregate_result_type(AggregateFunction function, const LogicalType& input) {
+  switch (function) {
+    case AggregateFunction::kCountStar:
+    case AggregateFunction::kCount: return TypeId::kBigInt;
+    case AggregateFunction::kSum:
+      if (!summable(input)) break;
+      if (input.id() == TypeId::kBigInt) return LogicalType::decimal(38, 0);
+      if (input.is_integral()) return TypeId::kBigInt;
+      if (input.id() == TypeId::kDecimal) return LogicalType::decimal(38, input.scale());
+      return TypeId::kDouble;
+    case AggregateFunction::kAvg:
+      if (!summable(input)) break;
+      if (input.id() == TypeId::kDecimal) return LogicalType::decimal(38, std::max(input.scale(), 6));
+      return TypeId::kDouble;
+    case AggregateFunction::kMin:
+    case AggregateFunction::kMax:
+    case AggregateFunction::kAnyValue: return input;
+  }
+  throw NotImplemented(std::string(plan::aggregate_function_name(function)) + " of " + input.to_string());
+}
+
+std::vector<LogicalType> aggregate_state_types(AggregateFunction function, const LogicalType& input) {
+  if (function == AggregateFunction::kAvg) {
+    aggregate_result_type(function, input);  // rejects unsupported inputs
+    LogicalType sum = input.id() == TypeId::kDecimal ? LogicalType::decimal(38, input.scale())
+                      : input.is_integral()          ? LogicalType::decimal(38, 0)
+                                                     : LogicalType(TypeId::kDouble);
+    return {sum, TypeId::kBigInt};
+  }
+  return {aggregate_result_type(function, input)};
+}
+
+std::unique_ptr<AggregateState> make_aggregate_state(AggregateFunction function, const LogicalType& input) {
+  aggregate_result_type(function, input);  // rejects unsupported inputs with NotImplemented
+  switch (function) {
+    case AggregateFunction::kCountStar:
+    case AggregateFunction::kCount: return std::make_unique<CountState>();
+    case AggregateFunction::kSum: return aggregate_detail::make_sum_state(false, input);
+    case AggregateFunction::kAvg: return aggregate_detail::make_sum_state(true, input);
+    case AggregateFunction::kMin: return make_pick_state<Pick::kMin>(input);
+    case AggregateFunction::kMax: return make_pick_state<Pick::kMax>(input);
+    case AggregateFunction::kAnyValue: return make_pick_state<Pick::kAny>(input);
+  }
+  throw InternalError("unknown aggregate function");
+}
+
+}  // namespace kestrel::exec

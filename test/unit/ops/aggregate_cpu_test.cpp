@@ -1,0 +1,316 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "common/numeric_ops.hpp"
+#include "exec/ops/hash_aggregate/hash_aggregate.hpp"
+#include "ops_test_util.hpp"
+
+namespace kestrel::exec::test {
+namespace {
+
+using plan::AggregateFunction;
+
+/// The result type rules of plan::AggregateCall, written out again for the reference.
+LogicalType expected_type(AggregateFunction f, const LogicalType& in) {
+  switch (f) {
+    case AggregateFunction::kCountStar:
+    case AggregateFunction::kCount: return TypeId::kBigInt;
+    case AggregateFunction::kSum:
+      if (in.id() == TypeId::kDecimal) return LogicalType::decimal(38, in.scale());
+      if (in.id() == TypeId::kBigInt) return LogicalType::decimal(38, 0);
+      if (in.id() == TypeId::kReal || in.id() == TypeId::kDouble) return TypeId::kDouble;
+      return TypeId::kBigInt;
+    case AggregateFunction::kAvg:
+      if (in.id() == TypeId::kDecimal) return LogicalType::decimal(38, std::max(6, in.scale()));
+      return TypeId::kDouble;
+    default: return in;
+  }
+}
+
+AggregateSpec spec(AggregateFunction f, std::optional<size_t> arg, const LogicalType& type, bool distinct = false) {
+  return AggregateSpec{f, arg, type, distinct};
+}
+
+/// One aggregate over the argument values of one group, with plain loops over Values.
+Value reference_value(const AggregateSpec& a, std::vector<Value> values) {
+  LogicalType type = expected_type(a.function, a.input_type);
+  if (a.function == AggregateFunction::kCountStar) return Value::bigint(static_cast<int64_t>(values.size()));
+  std::vector<Value> present;
+  for (auto& v : values) {
+    if (v.is_null()) continue;
+    bool seen = false;
+    for (const auto& p : present) seen |= a.distinct && compare_values(p, v) == 0 && p == v;
+    if (!seen) present.push_back(v);
+  }
+  if (a.function == AggregateFunction::kCount) return Value::bigint(static_cast<int64_t>(present.size()));
+  if (present.empty()) return Value::null(type);
+  if (a.function == AggregateFunction::kMin || a.function == AggregateFunction::kMax) {
+    Value best = present[0];
+    for (const auto& v : present) {
+      int c = compare_values(v, best);
+      if (a.function == AggregateFunction::kMin ? c < 0 : c > 0) best = v;
+    }
+    return best;
+  }
+  bool floating = a.input_type.id() == TypeId::kReal || a.input_type.id() == TypeId::kDouble;
+  long double fsum = 0;
+  int128_t isum = 0;
+  for (const auto& v : present) {
+    if (floating) {
+      fsum += v.as_double();
+    } else {
+      isum += v.as_int128();
+    }
+  }
+  auto n = static_cast<int64_t>(present.size());
+  if (a.function == AggregateFunction::kSum) {
+    if (floating) return Value::double_value(static_cast<double>(fsum));
+    if (type.id() == TypeId::kBigInt) return Value::bigint(static_cast<int64_t>(isum));
+    return Value::decimal(isum, 38, type.scale());
+  }
+  // avg
+  if (type.id() == TypeId::kDouble) {
+    return Value::double_value(floating ? static_cast<double>(fsum / n) : static_cast<double>(isum) / n);
+  }
+  int128_t total = isum * numeric::pow10<int128_t>(type.scale() - a.input_type.scale());
+  int128_t q = total / n;
+  int128_t rem = total % n;
+  if (rem < 0) rem = -rem;
+  if (2 * rem >= n) q += total < 0 ? -1 : 1;
+  return Value::decimal(q, 38, type.scale());
+}
+
+/// GROUP BY `groups` with `aggs` over `rows`, with std::map and loops.
+std::vector<Row> reference_group_by(const std::vector<Row>& rows, const std::vector<size_t>& groups,
+                                    const std::vector<AggregateSpec>& aggs) {
+  std::map<Row, std::vector<const Row*>, decltype(&rows_less)> by_key(&rows_less);
+  if (groups.empty()) by_key[Row{}];
+  for (const auto& r : rows) {
+    Row key;
+    for (size_t g : groups) key.push_back(r[g]);
+    by_key[key].push_back(&r);
+  }
+  std::vector<Row> out;
+  for (const auto& [key, members] : by_key) {
+    Row row = key;
+    for (const auto& a : aggs) {
+      std::vector<Value> values;
+      for (const Row* m : members) values.push_back(a.argument ? (*m)[*a.argument] : Value::bigint(1));
+      row.push_back(reference_value(a, values));
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::vector<Row> run_group_by(const std::vector<LogicalType>& types, const std::vector<Row>& rows,
+                              const std::vector<size_t>& groups, const std::vector<AggregateSpec>& aggs,
+                              int threads, size_t batch_rows, bool dictionary) {
+  auto source = std::make_shared<BatchSource>(make_batches(types, rows, batch_rows, dictionary));
+  auto sink = std::make_shared<HashAggregateSink>(make_schema(types), groups, aggs);
+  auto collector = std::make_shared<BatchCollector>(sink->output_schema());
+  std::vector<Pipeline> pipelines(2);
+  pipelines[0].source = source;
+  pipelines[0].sink = sink;
+  pipelines[1].source = std::make_shared<HashAggregateSource>(sink, 5);
+  pipelines[1].sink = collector;
+  pipelines[1].dependencies = {0};
+  return run_and_collect(std::move(pipelines), collector, threads);
+}
+
+void check_group_by(const std::vector<LogicalType>& types, const std::vector<Row>& rows,
+                    const std::vector<size_t>& groups, const std::vector<AggregateSpec>& aggs,
+                    const std::string& what) {
+  auto expected = reference_group_by(rows, groups, aggs);
+  for (int threads : {1, 4}) {
+    for (bool dictionary : {false, true}) {
+      auto actual = run_group_by(types, rows, groups, aggs, threads, 37, dictionary);
+      expect_same_rows(actual, expected,
+                       what + " threads=" + std::to_string(threads) + " dict=" + std::to_string(dictionary));
+    }
+  }
+}
+
+std::vector<Row> random_rows(const std::vector<LogicalType>& types, size_t n, uint64_t seed, double null_rate) {
+  std::mt19937_64 rng(seed);
+  std::vector<Row> rows;
+  for (size_t i = 0; i < n; ++i) {
+    Row r;
+    for (const auto& t : types) r.push_back(random_value(t, rng, null_rate));
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+TEST(AggregateCpu, GroupByEveryKeyType) {
+  for (const LogicalType& key : storable_types()) {
+    std::vector<LogicalType> types{key, TypeId::kInteger, LogicalType::decimal(15, 2), TypeId::kVarchar};
+    auto rows = random_rows(types, 400, 7, 0.1);
+    std::vector<AggregateSpec> aggs{
+        spec(AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt),
+        spec(AggregateFunction::kCount, 1, TypeId::kInteger),
+        spec(AggregateFunction::kSum, 1, TypeId::kInteger),
+        spec(AggregateFunction::kAvg, 1, TypeId::kInteger),
+        spec(AggregateFunction::kSum, 2, types[2]),
+        spec(AggregateFunction::kAvg, 2, types[2]),
+        spec(AggregateFunction::kMin, 3, TypeId::kVarchar),
+        spec(AggregateFunction::kMax, 3, TypeId::kVarchar),
+        spec(AggregateFunction::kCount, 1, TypeId::kInteger, true),
+        spec(AggregateFunction::kMin, 0, key),
+        spec(AggregateFunction::kMax, 0, key),
+    };
+    check_group_by(types, rows, {0}, aggs, "key " + key.to_string());
+  }
+}
+
+TEST(AggregateCpu, SumAvgMinMaxOfEveryArgumentType) {
+  for (const LogicalType& arg : storable_types()) {
+    std::vector<LogicalType> types{TypeId::kSmallInt, arg};
+    auto rows = random_rows(types, 300, 11, 0.2);
+    std::vector<AggregateSpec> aggs{spec(AggregateFunction::kMin, 1, arg), spec(AggregateFunction::kMax, 1, arg),
+                                    spec(AggregateFunction::kCount, 1, arg),
+                                    spec(AggregateFunction::kMax, 1, arg, true)};
+    if (arg.is_numeric()) {
+      for (auto f : {AggregateFunction::kSum, AggregateFunction::kAvg}) {
+        aggs.push_back(spec(f, 1, arg));
+        aggs.push_back(spec(f, 1, arg, true));
+      }
+    }
+    check_group_by(types, rows, {0}, aggs, "argument " + arg.to_string());
+  }
+}
+
+TEST(AggregateCpu, ResultTypesFollowTheAggregateCallRules) {
+  for (const LogicalType& arg : storable_types()) {
+    for (auto f : {AggregateFunction::kCount, AggregateFunction::kSum, AggregateFunction::kAvg,
+                   AggregateFunction::kMin, AggregateFunction::kMax, AggregateFunction::kAnyValue}) {
+      bool numeric_only = f == AggregateFunction::kSum || f == AggregateFunction::kAvg;
+      if (numeric_only && !arg.is_numeric()) {
+        EXPECT_THROW(aggregate_result_type(f, arg), NotImplemented);
+        continue;
+      }
+      LogicalType expected = f == AggregateFunction::kAnyValue ? arg : expected_type(f, arg);
+      EXPECT_EQ(aggregate_result_type(f, arg), expected) << arg.to_string();
+    }
+  }
+}
+
+TEST(AggregateCpu, MultiColumnKeysWithNullsAndStrings) {
+  std::vector<LogicalType> types{TypeId::kVarchar, TypeId::kInteger, TypeId::kDate, LogicalType::decimal(38, 10)};
+  auto rows = random_rows(types, 600, 3, 0.15);
+  std::vector<AggregateSpec> aggs{spec(AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt),
+                                  spec(AggregateFunction::kSum, 3, types[3]),
+                                  spec(AggregateFunction::kAvg, 3, types[3]),
+                                  spec(AggregateFunction::kSum, 3, types[3], true)};
+  check_group_by(types, rows, {0, 1, 2}, aggs, "three keys");
+  check_group_by(types, rows, {2, 0}, aggs, "two keys");
+}
+
+TEST(AggregateCpu, SkewedKeys) {
+  std::vector<LogicalType> types{TypeId::kBigInt, TypeId::kDouble};
+  std::mt19937_64 rng(5);
+  std::vector<Row> rows;
+  for (int i = 0; i < 2000; ++i) {
+    int64_t key = rng() % 10 < 9 ? 42 : static_cast<int64_t>(rng() % 500);
+    rows.push_back({Value::bigint(key), random_value(TypeId::kDouble, rng, 0.05)});
+  }
+  check_group_by(types, rows, {0},
+                 {spec(AggregateFunction::kSum, 1, TypeId::kDouble), spec(AggregateFunction::kAvg, 1, TypeId::kDouble),
+                  spec(AggregateFunction::kCount, 1, TypeId::kDouble, true)},
+                 "skew");
+}
+
+TEST(AggregateCpu, UngroupedOnEmptyInputYieldsOneRow) {
+  std::vector<LogicalType> types{TypeId::kInteger, LogicalType::decimal(12, 3)};
+  std::vector<AggregateSpec> aggs{spec(AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt),
+                                  spec(AggregateFunction::kCount, 0, TypeId::kInteger),
+                                  spec(AggregateFunction::kSum, 0, TypeId::kInteger),
+                                  spec(AggregateFunction::kAvg, 1, types[1]),
+                                  spec(AggregateFunction::kMax, 1, types[1], true)};
+  for (int threads : {1, 4}) {
+    auto actual = run_group_by(types, {}, {}, aggs, threads, 10, false);
+    ASSERT_EQ(actual.size(), 1u);
+    EXPECT_EQ(actual[0][0], Value::bigint(0));
+    EXPECT_EQ(actual[0][1], Value::bigint(0));
+    EXPECT_TRUE(actual[0][2].is_null());
+    EXPECT_EQ(actual[0][2].type(), LogicalType(TypeId::kBigInt));
+    EXPECT_TRUE(actual[0][3].is_null());
+    EXPECT_TRUE(actual[0][4].is_null());
+  }
+  check_group_by(types, random_rows(types, 250, 9, 0.3), {}, aggs, "ungrouped");
+  check_group_by(types, random_rows(types, 1, 9, 0.0), {}, aggs, "one row");
+}
+
+TEST(AggregateCpu, GroupedOnEmptyInputYieldsNoRows) {
+  std::vector<LogicalType> types{TypeId::kVarchar, TypeId::kInteger};
+  auto actual = run_group_by(types, {}, {0}, {spec(AggregateFunction::kSum, 1, TypeId::kInteger)}, 4, 8, true);
+  EXPECT_TRUE(actual.empty());
+}
+
+TEST(AggregateCpu, AnyValuePicksAValueOfTheGroup) {
+  std::vector<LogicalType> types{TypeId::kVarchar, TypeId::kInteger};
+  auto rows = random_rows(types, 300, 13, 0.1);
+  // any_value of the key itself is determined: the key (NULL for the NULL group).
+  auto actual = run_group_by(types, rows, {0}, {spec(AggregateFunction::kAnyValue, 0, TypeId::kVarchar)}, 4, 16, true);
+  ASSERT_FALSE(actual.empty());
+  for (const auto& r : actual) EXPECT_EQ(r[0], r[1]);
+}
+
+TEST(AggregateCpu, DecimalAverageRoundsHalfAwayFromZero) {
+  LogicalType d = LogicalType::decimal(10, 8);
+  std::vector<Row> rows{{Value::integer(1), Value::decimal(1, 10, 8)},  {Value::integer(1), Value::decimal(2, 10, 8)},
+                        {Value::integer(2), Value::decimal(-1, 10, 8)}, {Value::integer(2), Value::decimal(-2, 10, 8)},
+                        {Value::integer(3), Value::decimal(1, 10, 8)},  {Value::integer(3), Value::decimal(1, 10, 8)},
+                        {Value::integer(3), Value::decimal(2, 10, 8)}};
+  auto actual = run_group_by({TypeId::kInteger, d}, rows, {0}, {spec(AggregateFunction::kAvg, 1, d)}, 1, 100, false);
+  expect_same_rows(actual,
+                   {{Value::integer(1), Value::decimal(2, 38, 8)},
+                    {Value::integer(2), Value::decimal(-2, 38, 8)},
+                    {Value::integer(3), Value::decimal(1, 38, 8)}},
+                   "avg rounding");
+}
+
+TEST(AggregateCpu, DecimalSumOverflowIsAnError) {
+  LogicalType d = LogicalType::decimal(38, 0);
+  int128_t big = numeric::pow10<int128_t>(37) * 6;  // two of them exceed 38 digits
+  std::vector<Row> rows{{Value::decimal(big, 38, 0)}, {Value::decimal(big, 38, 0)}};
+  for (int threads : {1, 4}) {
+    EXPECT_THROW(run_group_by({d}, rows, {}, {spec(AggregateFunction::kSum, 0, d)}, threads, 1, false), InvalidInput);
+  }
+  // Far past int128: every addition is checked.
+  std::vector<Row> many(40, Row{Value::decimal(numeric::pow10<int128_t>(38) - 1, 38, 0)});
+  EXPECT_THROW(run_group_by({d}, many, {}, {spec(AggregateFunction::kSum, 0, d)}, 1, 100, false), InvalidInput);
+  // BIGINT sums are exact past int64.
+  std::vector<Row> bigints(4, Row{Value::bigint(INT64_MAX)});
+  auto sum = run_group_by({TypeId::kBigInt}, bigints, {}, {spec(AggregateFunction::kSum, 0, TypeId::kBigInt)}, 1, 1,
+                          false);
+  EXPECT_EQ(sum[0][0], Value::decimal(static_cast<int128_t>(INT64_MAX) * 4, 38, 0));
+}
+
+TEST(AggregateCpu, PartialThenFinalEqualsSingle) {
+  std::vector<LogicalType> types{TypeId::kVarchar, TypeId::kInteger, LogicalType::decimal(15, 2), TypeId::kDouble};
+  auto rows = random_rows(types, 500, 21, 0.1);
+  std::vector<AggregateSpec> aggs{spec(AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt),
+                                  spec(AggregateFunction::kSum, 1, TypeId::kInteger),
+                                  spec(AggregateFunction::kAvg, 2, types[2]),
+                                  spec(AggregateFunction::kAvg, 3, TypeId::kDouble),
+                                  spec(AggregateFunction::kMin, 0, TypeId::kVarchar)};
+  auto expected = reference_group_by(rows, {0}, aggs);
+  for (int threads : {1, 4}) {
+    auto source = std::make_shared<BatchSource>(make_batches(types, rows, 41, true));
+    auto partial = std::make_shared<HashAggregateSink>(make_schema(types), std::vector<size_t>{0}, aggs,
+                                                       AggregateMode::kPartial);
+    auto final_sink = std::make_shared<HashAggregateSink>(partial->output_schema(), std::vector<size_t>{0}, aggs,
+                                                          AggregateMode::kFinal);
+    auto collector = std::make_shared<BatchCollector>(final_sink->output_schema());
+    std::vector<Pipeline> p(3);
+    p[0] = {source, {}, partial, {}};
+    p[1] = {std::make_shared<HashAggregateSource>(partial, 3), {}, final_sink, {0}};
+    p[2] = {std::make_shared<HashAggregateSource>(final_sink), {}, collector, {1}};
+    expect_same_rows(run_and_collect(std::move(p), collector, threads), expected, "partial/final");
+  }
+}
+
+}  // namespace
+}  // namespace kestrel::exec::test
