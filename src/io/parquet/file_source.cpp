@@ -1,0 +1,47 @@
+#include "io/parquet/file_source.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "common/error.hpp"
+
+namespace kestrel::io::parquet {
+
+std::shared_ptr<RandomAccessFile> RandomAccessFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw IoError("cannot stat '" + path + "': " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw IoError("'" + path + "' is not a regular file");
+  }
+  return std::shared_ptr<RandomAccessFile>(new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+}
+
+RandomAccessFile::~RandomAccessFile() { ::close(fd_); }
+
+void RandomAccessFile::read(uint64_t offset, size_t length, uint8_t* out) const {
+  if (offset > size_ || length > size_ - offset) {
+    throw InvalidInput("read of " + std::to_string(length) + " bytes at " + std::to_string(offset) +
+                       " is outside the file of " + std::to_string(size_) + " bytes");
+  }
+  size_t done = 0;
+  while (done < length) {
+    ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
+    if (n == 0) throw IoError("'" + path_ + "' ended early (was it truncated while being read?)");
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace kestrel::io::parquet

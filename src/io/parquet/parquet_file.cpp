@@ -1,0 +1,243 @@
+#include "io/parquet/parquet_file.hpp"
+
+#include <strings.h>
+
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+#include <memory>
+#include <new>
+
+#include "common/error.hpp"
+#include "io/parquet/column_chunk_reader.hpp"
+#include "io/parquet/file_source.hpp"
+#include "io/parquet/parallel_decode.hpp"
+#include "io/parquet/value_conversion.hpp"
+
+namespace kestrel::io {
+
+using parquet::ColumnDescriptor;
+using parquet::ColumnMetaData;
+using parquet::PhysicalType;
+
+namespace {
+
+constexpr size_t kMagicSize = 4;
+constexpr size_t kTailSize = 8;  // footer length + magic
+
+uint32_t load_le32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+/// Old parquet-mr writers (before 1.2.9) left the dictionary page header out of total_compressed_size; chunks they
+/// wrote are read with this much slack (bounded by the footer), like other readers do.
+constexpr int64_t kOldWriterChunkSlack = 100;
+
+bool chunk_sizes_undercounted(const std::optional<std::string>& created_by) {
+  if (!created_by) return false;
+  const std::string& s = *created_by;
+  if (s == "parquet-mr") return true;
+  const std::string prefix = "parquet-mr version ";
+  if (s.rfind(prefix, 0) != 0) return false;
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(s.c_str() + prefix.size(), "%d.%d.%d", &major, &minor, &patch) < 2) return true;
+  return std::make_tuple(major, minor, patch) < std::make_tuple(1, 2, 9);
+}
+
+}  // namespace
+
+std::string ParquetFile::prefix() const { return "Parquet file '" + path_ + "': "; }
+
+uint64_t ParquetFile::file_size() const { return file_->size(); }
+
+std::shared_ptr<const ParquetFile> ParquetFile::open(const std::string& path) {
+  std::shared_ptr<ParquetFile> f(new ParquetFile());
+  f->path_ = path;
+  f->file_ = parquet::RandomAccessFile::open(path);
+  uint64_t size = f->file_->size();
+  if (size < kMagicSize + kTailSize) {
+    throw InvalidInput(f->prefix() + "too small to be a Parquet file (" + std::to_string(size) + " bytes)");
+  }
+  uint8_t tail[kTailSize];
+  f->file_->read(size - kTailSize, kTailSize, tail);
+  if (std::memcmp(tail + 4, "PARE", 4) == 0) throw NotImplemented(f->prefix() + "encryption is not supported");
+  if (std::memcmp(tail + 4, "PAR1", 4) != 0) throw InvalidInput(f->prefix() + "not a Parquet file (no PAR1 magic at its end)");
+  uint8_t head[kMagicSize];
+  f->file_->read(0, kMagicSize, head);
+  if (std::memcmp(head, "PAR1", 4) != 0) throw InvalidInput(f->prefix() + "not a Parquet file (no PAR1 magic at its start)");
+  uint64_t footer_size = load_le32(tail);
+  if (footer_size > size - kMagicSize - kTailSize) {
+    throw InvalidInput(f->prefix() + "footer of " + std::to_string(footer_size) + " bytes is larger than the file");
+  }
+  f->footer_start_ = size - kTailSize - footer_size;
+  std::vector<uint8_t> footer(footer_size);
+  f->file_->read(f->footer_start_, footer_size, footer.data());
+  try {
+    f->metadata_ = parquet::decode_file_metadata(footer.data(), footer.size());
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(f->prefix() + "footer: " + e.message());
+  }
+  if (f->metadata_.encrypted) throw NotImplemented(f->prefix() + "encryption is not supported");
+  try {
+    f->mapping_ = parquet::map_schema(f->metadata_.schema);
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(f->prefix() + e.message());
+  }
+  for (size_t g = 0; g < f->metadata_.row_groups.size(); ++g) {
+    const parquet::RowGroup& rg = f->metadata_.row_groups[g];
+    if (rg.columns.size() != f->mapping_.num_leaves) {
+      throw InvalidInput(f->prefix() + "row group " + std::to_string(g) + " has " + std::to_string(rg.columns.size()) +
+                         " column chunks, the schema has " + std::to_string(f->mapping_.num_leaves) + " columns");
+    }
+    if (rg.num_rows < 0) throw InvalidInput(f->prefix() + "row group " + std::to_string(g) + " has a negative row count");
+  }
+  std::vector<Field> fields;
+  for (size_t i = 0; i < f->mapping_.columns.size(); ++i) {
+    const ColumnDescriptor& c = f->mapping_.columns[i];
+    if (c.readable) {
+      f->readable_.push_back(i);
+      fields.push_back(Field{c.name, c.type, c.nullable});
+    } else {
+      f->unreadable_.push_back(UnreadableColumn{c.name, c.unsupported_reason, c.nested});
+    }
+  }
+  f->schema_ = std::make_shared<const Schema>(std::move(fields));
+  return f;
+}
+
+size_t ParquetFile::column_index(const std::string& name) const {
+  if (auto i = schema_->index_of(name)) return *i;
+  for (const UnreadableColumn& u : unreadable_) {
+    if (strcasecmp(u.name.c_str(), name.c_str()) == 0) throw NotImplemented(prefix() + u.reason);
+  }
+  throw InvalidInput(prefix() + "no column named '" + name + "'");
+}
+
+const ColumnMetaData& ParquetFile::chunk_metadata(size_t row_group, size_t column) const {
+  const ColumnDescriptor& d = descriptor(column);
+  const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
+  std::string where = prefix() + "column '" + d.name + "' of row group " + std::to_string(row_group) + ": ";
+  if (chunk.encrypted) throw NotImplemented(where + "encryption is not supported");
+  if (chunk.file_path) throw NotImplemented(where + "column chunks in other files ('" + *chunk.file_path + "') are not supported");
+  if (!chunk.meta_data) throw InvalidInput(where + "no column metadata");
+  if (chunk.meta_data->type != d.physical_type) {
+    throw InvalidInput(where + "chunk type " + parquet::physical_type_name(chunk.meta_data->type) +
+                       " differs from the schema's " + parquet::physical_type_name(d.physical_type));
+  }
+  return *chunk.meta_data;
+}
+
+ColumnStatistics ParquetFile::statistics(size_t row_group, size_t column) const {
+  ColumnStatistics stats;
+  stats.num_rows = row_group_num_rows(row_group);
+  const ColumnDescriptor& d = descriptor(column);
+  const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
+  if (!chunk.meta_data || chunk.meta_data->type != d.physical_type || !chunk.meta_data->statistics) return stats;
+  const parquet::Statistics& s = *chunk.meta_data->statistics;
+  if (s.null_count && *s.null_count >= 0 && *s.null_count <= stats.num_rows) stats.null_count = s.null_count;
+  const std::optional<std::string>* min = nullptr;
+  const std::optional<std::string>* max = nullptr;
+  if (s.min_value || s.max_value) {
+    min = &s.min_value;
+    max = &s.max_value;
+  } else if (d.sort_order == parquet::SortOrder::kSigned &&
+             (d.physical_type == PhysicalType::kInt32 || d.physical_type == PhysicalType::kInt64 ||
+              d.physical_type == PhysicalType::kFloat || d.physical_type == PhysicalType::kDouble ||
+              d.physical_type == PhysicalType::kBoolean)) {
+    min = &s.min;  // the deprecated fields, ordered signed: right for these types only
+    max = &s.max;
+  }
+  if (min && max && *min && *max) {
+    auto lo = parquet::decode_statistic(d, **min);
+    auto hi = parquet::decode_statistic(d, **max);
+    if (lo && hi) {
+      auto order = compare_values(*lo, *hi);
+      if (!order || *order <= 0) {  // bounds in the wrong order are corrupt: ignore them
+        stats.min = std::move(lo);
+        stats.max = std::move(hi);
+      }
+    }
+  }
+  return stats;
+}
+
+std::vector<size_t> ParquetFile::prune_row_groups(const std::vector<ColumnPredicate>& predicates) const {
+  std::vector<size_t> kept;
+  for (size_t g = 0; g < num_row_groups(); ++g) {
+    bool may = row_group_num_rows(g) > 0;
+    for (size_t p = 0; may && p < predicates.size(); ++p) {
+      if (predicates[p].column >= schema_->size()) {
+        throw InvalidInput(prefix() + "predicate on column " + std::to_string(predicates[p].column) +
+                           " beyond the schema's " + std::to_string(schema_->size()));
+      }
+      may = statistics_may_match(statistics(g, predicates[p].column), predicates[p]);
+    }
+    if (may) kept.push_back(g);
+  }
+  return kept;
+}
+
+ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options) const {
+  if (column >= schema_->size()) {
+    throw InvalidInput(prefix() + "column " + std::to_string(column) + " beyond the schema's " +
+                       std::to_string(schema_->size()));
+  }
+  if (row_group >= num_row_groups()) {
+    throw InvalidInput(prefix() + "row group " + std::to_string(row_group) + " beyond the file's " +
+                       std::to_string(num_row_groups()));
+  }
+  const ColumnDescriptor& d = descriptor(column);
+  const ColumnMetaData& meta = chunk_metadata(row_group, column);
+  std::string where = prefix() + "column '" + d.name + "' of row group " + std::to_string(row_group) + ": ";
+  int64_t start = meta.data_page_offset;
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 && *meta.dictionary_page_offset < start) {
+    start = *meta.dictionary_page_offset;
+  }
+  int64_t length = meta.total_compressed_size;
+  if (chunk_sizes_undercounted(metadata_.created_by) && start >= 0 && length >= 0 &&
+      static_cast<uint64_t>(start) + static_cast<uint64_t>(length) < footer_start_) {
+    length += std::min<int64_t>(kOldWriterChunkSlack, static_cast<int64_t>(footer_start_) - start - length);
+  }
+  if (start < static_cast<int64_t>(kMagicSize) || length < 0 || static_cast<uint64_t>(start) > footer_start_ ||
+      static_cast<uint64_t>(length) > footer_start_ - static_cast<uint64_t>(start)) {
+    throw InvalidInput(where + "chunk of " + std::to_string(length) + " bytes at offset " + std::to_string(start) +
+                       " lies outside the data of the file");
+  }
+  std::unique_ptr<uint8_t[]> bytes;
+  try {
+    bytes.reset(new uint8_t[static_cast<size_t>(length)]);
+  } catch (const std::bad_alloc&) {
+    throw ResourceExhausted(where + "cannot allocate " + std::to_string(length) + " bytes");
+  }
+  file_->read(static_cast<uint64_t>(start), static_cast<size_t>(length), bytes.get());
+  parquet::ChunkDecodeOptions decode{options.verify_checksums, options.keep_dictionaries};
+  parquet::ChunkLocation location{&path_, row_group};
+  gpu::MemoryResource& mr = options.memory ? *options.memory : gpu::host_memory_resource();
+  return parquet::decode_column_chunk(parquet::ByteSpan{bytes.get(), static_cast<size_t>(length)}, d, meta,
+                                      static_cast<size_t>(row_group_num_rows(row_group)), decode, location, mr);
+}
+
+SchemaPtr ParquetFile::project_schema(const std::vector<size_t>& columns) const {
+  std::vector<Field> fields;
+  for (size_t c : columns) {
+    if (c >= schema_->size()) {
+      throw InvalidInput(prefix() + "column " + std::to_string(c) + " beyond the schema's " +
+                         std::to_string(schema_->size()));
+    }
+    fields.push_back(schema_->field(c));
+  }
+  return std::make_shared<const Schema>(std::move(fields));
+}
+
+Batch ParquetFile::read_row_group(size_t row_group, const std::vector<size_t>& columns,
+                                  const ParquetReadOptions& options) const {
+  SchemaPtr schema = project_schema(columns);
+  std::vector<ParquetDecodeTask> tasks;
+  for (size_t c : columns) tasks.push_back(ParquetDecodeTask{this, row_group, c});
+  std::vector<ColumnPtr> decoded = run_decode_tasks(tasks, options);
+  return Batch(schema, std::move(decoded), static_cast<size_t>(row_group_num_rows(row_group)), gpu::MemoryKind::kHost);
+}
+
+}  // namespace kestrel::io

@@ -1,0 +1,108 @@
+#pragma once
+/// One Parquet file: its footer, its Kestrel schema, row-group statistics and pruning, and decoding of column
+/// chunks into host columns.
+///
+///   auto file = ParquetFile::open("lineitem.parquet");
+///   const Schema& schema = file->schema();                      // readable (flat) columns
+///   size_t tax = file->column_index("l_tax");
+///   auto groups = file->prune_row_groups({ColumnPredicate::compare(tax, PredicateOp::kGreater, Value::...)});
+///   Batch batch = file->read_row_group(groups[0], {tax});       // host batch
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/parquet/column_predicate.hpp"
+#include "io/parquet/parquet_format.hpp"
+#include "io/parquet/parquet_schema.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::io {
+
+namespace parquet {
+class RandomAccessFile;
+}
+
+/// Knobs of Parquet reading.
+struct ParquetReadOptions {
+  /// Check page CRCs where the writer stored them; a mismatch is an InvalidInput error.
+  bool verify_checksums = false;
+  /// Return dictionary-encoded string columns for chunks whose pages all use the dictionary.
+  bool keep_dictionaries = true;
+  /// Decoding threads for multi-chunk reads; 0 means one per core.
+  size_t num_threads = 0;
+  /// Where column buffers are allocated (host memory); null means the process-wide host resource.
+  gpu::MemoryResource* memory = nullptr;
+};
+
+/// A column of the file that cannot be read, and why (selecting it throws NotImplemented with the reason).
+struct UnreadableColumn {
+  std::string name;
+  std::string reason;
+  bool nested = false;
+};
+
+/// An open Parquet file. Immutable after open and safe to use from several threads.
+class ParquetFile {
+ public:
+  /// Opens `path` and decodes its footer. Throws IoError when it cannot be read, InvalidInput (naming the file)
+  /// when it is not valid Parquet, NotImplemented for encrypted files.
+  static std::shared_ptr<const ParquetFile> open(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  uint64_t file_size() const;
+
+  /// The readable columns, in file order. Every `column` argument below indexes this schema.
+  const SchemaPtr& schema() const { return schema_; }
+  /// Columns present in the file that cannot be read (nested, or of a type Kestrel lacks).
+  const std::vector<UnreadableColumn>& unreadable_columns() const { return unreadable_; }
+  /// All top-level columns in file order, readable or not (for SELECT * over a file with nested columns).
+  const std::vector<parquet::ColumnDescriptor>& all_columns() const { return mapping_.columns; }
+  /// The schema index of `name` (case-insensitive). Throws NotImplemented when the column exists but cannot be
+  /// read, InvalidInput when there is no such column.
+  size_t column_index(const std::string& name) const;
+  /// Descriptor (physical type, conversion, leaf index) of a readable column.
+  const parquet::ColumnDescriptor& descriptor(size_t column) const { return mapping_.columns[readable_[column]]; }
+
+  int64_t num_rows() const { return metadata_.num_rows; }
+  size_t num_row_groups() const { return metadata_.row_groups.size(); }
+  int64_t row_group_num_rows(size_t row_group) const { return metadata_.row_groups.at(row_group).num_rows; }
+  /// Min/max/null count of `column` in `row_group` from the footer (fields absent when the writer did not store
+  /// them or they are unusable, e.g. NaN bounds).
+  ColumnStatistics statistics(size_t row_group, size_t column) const;
+  /// Row groups that may hold rows satisfying every predicate (their conjunction), in order.
+  std::vector<size_t> prune_row_groups(const std::vector<ColumnPredicate>& predicates) const;
+
+  /// Decodes one column chunk into a host column (one decoding task).
+  ColumnPtr read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options = {}) const;
+  /// Decodes the selected columns of one row group into a host batch, chunks in parallel when
+  /// options.num_threads allows.
+  Batch read_row_group(size_t row_group, const std::vector<size_t>& columns,
+                       const ParquetReadOptions& options = {}) const;
+  /// The schema of a selection of columns.
+  SchemaPtr project_schema(const std::vector<size_t>& columns) const;
+
+  /// The decoded footer.
+  const parquet::FileMetaData& metadata() const { return metadata_; }
+
+ private:
+  ParquetFile() = default;
+  /// "Parquet file 'path': " (every message about this file starts so).
+  std::string prefix() const;
+  const parquet::ColumnMetaData& chunk_metadata(size_t row_group, size_t column) const;
+
+  std::string path_;
+  std::shared_ptr<parquet::RandomAccessFile> file_;
+  uint64_t footer_start_ = 0;
+  parquet::FileMetaData metadata_;
+  parquet::SchemaMapping mapping_;
+  std::vector<size_t> readable_;  ///< schema index -> index in mapping_.columns
+  SchemaPtr schema_;
+  std::vector<UnreadableColumn> unreadable_;
+};
+
+using ParquetFilePtr = std::shared_ptr<const ParquetFile>;
+
+}  // namespace kestrel::io

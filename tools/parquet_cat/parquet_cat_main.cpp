@@ -1,0 +1,215 @@
+/// kestrel-parquet-cat: prints a Parquet file (or a folder / glob of them read as one table) as CSV with a header
+/// row, or its Kestrel schema, or just decodes it (for benchmarks).
+///
+///   kestrel-parquet-cat [--columns a,b] [--verify-checksums] [--no-dictionary] [--threads N] PATH
+///   kestrel-parquet-cat --schema PATH     one line per column: name TAB type TAB NULL / NOT NULL (or TAB
+///                                         UNSUPPORTED TAB reason), after a '#' summary line
+///   kestrel-parquet-cat --scan-only [--threads N] PATH      decodes every column, prints the row count
+///
+/// CSV: RFC 4180 quoting (fields holding a comma, a quote, CR or LF are quoted, quotes doubled), NULL as an empty
+/// field and the empty string as "", values formatted like Value::to_string(). Exit status 1 with the error (which
+/// names the file) on stderr when reading fails.
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "io/parquet/parquet_dataset.hpp"
+
+namespace {
+
+using kestrel::io::ParquetDataset;
+using kestrel::io::ParquetReadOptions;
+using kestrel::io::ParquetScan;
+
+struct Arguments {
+  std::string path;
+  std::vector<std::string> columns;
+  bool schema = false;
+  bool scan_only = false;
+  ParquetReadOptions options;
+};
+
+[[noreturn]] void usage(const char* message) {
+  std::fprintf(stderr,
+               "kestrel-parquet-cat: %s\n"
+               "usage: kestrel-parquet-cat [--schema] [--scan-only] [--columns a,b,...] [--threads N]\n"
+               "                           [--verify-checksums] [--no-dictionary] PATH\n",
+               message);
+  std::exit(2);
+}
+
+std::vector<std::string> split_names(const std::string& list) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    names.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+Arguments parse(int argc, char** argv) {
+  Arguments args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--schema") {
+      args.schema = true;
+    } else if (a == "--scan-only") {
+      args.scan_only = true;
+    } else if (a == "--columns") {
+      args.columns = split_names(value());
+    } else if (a == "--threads") {
+      std::string v = value();
+      char* end = nullptr;
+      unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0') usage("--threads needs a number");
+      args.options.num_threads = n;
+    } else if (a == "--verify-checksums") {
+      args.options.verify_checksums = true;
+    } else if (a == "--no-dictionary") {
+      args.options.keep_dictionaries = false;
+    } else if (a.size() > 1 && a[0] == '-') {
+      usage(("unknown option " + a).c_str());
+    } else if (args.path.empty()) {
+      args.path = a;
+    } else {
+      usage("more than one PATH");
+    }
+  }
+  if (args.path.empty()) usage("no PATH given");
+  return args;
+}
+
+/// Buffered stdout.
+class Output {
+ public:
+  ~Output() { flush(); }
+  void put(std::string_view s) {
+    buffer_.append(s);
+    if (buffer_.size() > (1 << 20)) flush();
+  }
+  void put(char c) { buffer_.push_back(c); }
+  void flush() {
+    if (!buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
+    buffer_.clear();
+  }
+
+ private:
+  std::string buffer_;
+};
+
+void put_field(Output& out, std::string_view text, bool quote_empty) {
+  bool quote = (quote_empty && text.empty()) || text.find_first_of(",\"\r\n") != std::string_view::npos;
+  if (!quote) {
+    out.put(text);
+    return;
+  }
+  out.put('"');
+  for (char c : text) {
+    if (c == '"') out.put('"');
+    out.put(c);
+  }
+  out.put('"');
+}
+
+void print_schema(const ParquetDataset& data) {
+  std::printf("# %zu file(s), %lld rows\n", data.files().size(), static_cast<long long>(data.num_rows()));
+  const auto& file = *data.files().front();
+  for (const auto& c : file.all_columns()) {
+    if (c.readable) {
+      std::printf("%s\t%s\t%s\n", c.name.c_str(), c.type.to_string().c_str(), c.nullable ? "NULL" : "NOT NULL");
+    } else {
+      std::printf("%s\tUNSUPPORTED\t%s\n", c.name.c_str(), c.unsupported_reason.c_str());
+    }
+  }
+}
+
+std::vector<size_t> select_columns(const ParquetDataset& data, const std::vector<std::string>& names) {
+  std::vector<size_t> columns;
+  if (names.empty()) {
+    // Every column, as SELECT * would: a column that cannot be read is an error, not silently dropped.
+    if (!data.unreadable_columns().empty()) {
+      throw kestrel::NotImplemented("Parquet file '" + data.files().front()->path() + "': " +
+                                    data.unreadable_columns().front().reason);
+    }
+    for (size_t i = 0; i < data.schema()->size(); ++i) columns.push_back(i);
+    return columns;
+  }
+  for (const std::string& name : names) columns.push_back(data.column_index(name));
+  return columns;
+}
+
+int run(const Arguments& args) {
+  auto data = ParquetDataset::open(args.path);
+  if (args.schema) {
+    print_schema(*data);
+    return 0;
+  }
+  std::vector<size_t> columns = select_columns(*data, args.columns);
+  if (args.scan_only && args.columns.empty()) {
+    columns.clear();
+    for (size_t i = 0; i < data->schema()->size(); ++i) columns.push_back(i);
+  }
+  ParquetScan scan(data, columns, {}, args.options);
+  if (args.scan_only) {
+    auto start = std::chrono::steady_clock::now();
+    size_t rows = 0;
+    while (auto batch = scan.next()) rows += batch->num_rows();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%zu\n", rows);
+    std::fprintf(stderr, "decoded %zu rows in %.3f s\n", rows, seconds);
+    return 0;
+  }
+  Output out;
+  const kestrel::Schema& schema = *scan.schema();
+  for (size_t c = 0; c < schema.size(); ++c) {
+    if (c > 0) out.put(',');
+    put_field(out, schema.field(c).name, true);
+  }
+  out.put('\n');
+  while (auto batch = scan.next()) {
+    for (size_t r = 0; r < batch->num_rows(); ++r) {
+      for (size_t c = 0; c < batch->num_columns(); ++c) {
+        if (c > 0) out.put(',');
+        const kestrel::Column& column = *batch->column(c);
+        if (!column.is_valid(r)) continue;
+        if (column.type().id() == kestrel::TypeId::kVarchar) {
+          put_field(out, column.string_at(r), true);
+        } else {
+          put_field(out, column.value_at(r).to_string(), false);
+        }
+      }
+      out.put('\n');
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Arguments args = parse(argc, argv);
+  try {
+    return run(args);
+  } catch (const kestrel::Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "kestrel-parquet-cat: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "kestrel-parquet-cat: '%s': unexpected error: %s\n", args.path.c_str(), e.what());
+    return 1;
+  }
+}
