@@ -7,6 +7,7 @@
 #include <set>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "common/error.hpp"
@@ -45,6 +46,28 @@ std::vector<std::string> unique_names(std::vector<std::string> names) {
 
 }  // namespace
 
+/// Spare field-span vectors; any thread may take or give one.
+class CsvFileReader::SpanPool {
+ public:
+  std::vector<CsvFieldSpan> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return {};
+    std::vector<CsvFieldSpan> v = std::move(free_.back());
+    free_.pop_back();
+    return v;
+  }
+  void give(std::vector<CsvFieldSpan> v) {
+    constexpr size_t kMaxFree = 8;
+    v.clear();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < kMaxFree) free_.push_back(std::move(v));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<CsvFieldSpan>> free_;
+};
+
 /// The result of tokenizing one chunk of a block.
 struct CsvFileReader::Chunk {
   size_t start = 0;
@@ -60,7 +83,11 @@ struct CsvFileReader::Chunk {
 
 CsvFileReader::CsvFileReader(std::string path, const CsvOptions& options, const CsvTableLayout* table,
                              gpu::MemoryResource& mr)
-    : path_(std::move(path)), options_(options), tokenizer_(options), mr_(mr) {
+    : path_(std::move(path)),
+      options_(options),
+      tokenizer_(options),
+      mr_(mr),
+      span_pool_(std::make_shared<SpanPool>()) {
   options_.validate();
   threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   accept_trailing_ = options_.trailing_delimiter != CsvTrailingDelimiter::kNo;
@@ -115,8 +142,7 @@ void CsvFileReader::refill() {
   }
   // Ask for one byte past the expected end of the file so that the end is seen without a second read.
   const size_t want = regular_file_ ? std::min(options_.block_size, file_remaining_ + 1) : options_.block_size;
-  auto next = std::make_shared<CsvBlock>();
-  next->data.reset(new char[carry + want]);
+  auto next = block_pool_->acquire(carry + want);
   if (carry > 0) std::memcpy(next->data.get(), block_->data.get() + pos_, carry);
   next->first_line = block_ ? block_->line_of(pos_) : 1;
   const size_t got = read_bytes(next->data.get() + carry, want);
@@ -319,6 +345,7 @@ void CsvFileReader::tokenize_chunk(size_t start, size_t stop, Chunk& chunk) cons
   const char* data = block_->data.get();
   const size_t size = block_->size;
   chunk.start = start;
+  chunk.fields = span_pool_->take();
   chunk.fields.reserve(std::min(stop, size) > start ? (std::min(stop, size) - start) / 8 : 16);
   size_t pos = start;
   for (;;) {
@@ -400,7 +427,12 @@ void CsvFileReader::tokenize_block() {
   const Chunk& last = *accepted.back();
   for (Chunk* chunk : accepted) {
     if (chunk->records == 0) continue;
-    auto fields = std::make_shared<const std::vector<CsvFieldSpan>>(std::move(chunk->fields));
+    std::shared_ptr<SpanPool> pool = span_pool_;
+    std::shared_ptr<const std::vector<CsvFieldSpan>> fields(
+        new std::vector<CsvFieldSpan>(std::move(chunk->fields)), [pool](const std::vector<CsvFieldSpan>* v) {
+          pool->give(std::move(*const_cast<std::vector<CsvFieldSpan>*>(v)));
+          delete v;
+        });
     pending_.push_back(PendingRun{block_, std::move(fields), 0, chunk->records});
     pending_rows_ += chunk->records;
   }

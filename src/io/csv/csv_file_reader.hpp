@@ -56,6 +56,7 @@ class CsvFileReader {
     size_t records = 0;
   };
   struct Chunk;
+  class SpanPool;
 
   void refill();
   size_t read_bytes(char* out, size_t bytes);
@@ -84,6 +85,9 @@ class CsvFileReader {
   std::FILE* file_ = nullptr;
   bool regular_file_ = false;  ///< a regular file, whose size fstat knows (pipes are read a block at a time)
   size_t file_remaining_ = 0;  ///< bytes of a regular file not yet read (a hint for buffer sizes)
+  std::shared_ptr<CsvBlockPool> block_pool_ = std::make_shared<CsvBlockPool>();
+  /// Field-span vectors of finished chunks, reused (like the block buffers) to avoid fresh pages per block.
+  std::shared_ptr<SpanPool> span_pool_;
   std::shared_ptr<CsvBlock> block_;
   size_t pos_ = 0;            ///< first byte of block_ not yet tokenized
   bool eof_ = false;          ///< the whole file has been read into blocks

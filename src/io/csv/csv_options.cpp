@@ -138,7 +138,9 @@ std::vector<Field> parse_csv_column_list(std::string_view text) {
     std::string_view name, type;
     if (part.front() == '"' || part.front() == '\'') {
       size_t close = part.find(part.front(), 1);
-      if (close == std::string_view::npos) throw InvalidInput("unterminated column name in '" + std::string(part) + "'");
+      if (close == std::string_view::npos) {
+        throw InvalidInput("unterminated column name in '" + std::string(part) + "'");
+      }
       name = part.substr(1, close - 1);
       type = trim(part.substr(close + 1));
     } else {
