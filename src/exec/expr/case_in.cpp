@@ -1,0 +1,145 @@
+#include <numeric>
+
+#include "common/check.hpp"
+#include "exec/expr/dictionary.hpp"
+#include "exec/expr/evaluate_internal.hpp"
+#include "exec/expr/kernels.hpp"
+
+namespace kestrel::exec {
+
+namespace {
+
+using plan::ExprKind;
+using plan::ScalarFunction;
+
+void collect_columns(const plan::Expr& e, std::vector<uint8_t>& used) {
+  if (e.kind == ExprKind::kColumnRef && e.column_index < used.size()) used[e.column_index] = 1;
+  for (const plan::ExprPtr& c : e.children) collect_columns(*c, used);
+}
+
+bool function_can_raise(const plan::Expr& e) {
+  switch (e.function) {
+    case ScalarFunction::kAdd:
+    case ScalarFunction::kSubtract:
+    case ScalarFunction::kMultiply:
+    case ScalarFunction::kNegate:
+      return e.type.id() != TypeId::kReal && e.type.id() != TypeId::kDouble;
+    case ScalarFunction::kDivide:
+    case ScalarFunction::kModulo:
+    case ScalarFunction::kRound:
+    case ScalarFunction::kFloor:
+    case ScalarFunction::kCeil:
+    case ScalarFunction::kAbs:
+    case ScalarFunction::kSqrt:
+    case ScalarFunction::kPower:
+    case ScalarFunction::kLn:
+    case ScalarFunction::kLog10:
+    case ScalarFunction::kExp:
+    case ScalarFunction::kExtract:
+    case ScalarFunction::kDateTrunc:
+    case ScalarFunction::kDateDiffDays: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool can_raise(const plan::Expr& e) {
+  if (e.kind == ExprKind::kCast && e.children[0]->type != e.type) return true;
+  if (e.kind == ExprKind::kFunction && function_can_raise(e)) return true;
+  for (const plan::ExprPtr& c : e.children) {
+    if (can_raise(*c)) return true;
+  }
+  return false;
+}
+
+Operand eval_on_rows(const plan::Expr& e, const Batch& input, const std::vector<uint32_t>& rows,
+                     EvalContext& ctx) {
+  if (rows.size() == input.num_rows()) return eval_operand(e, input, ctx);  // every row, in order
+  std::vector<uint8_t> used(input.num_columns(), 0);
+  collect_columns(e, used);
+  std::vector<ColumnPtr> columns(input.num_columns());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (used[c]) columns[c] = gather_rows(*input.column(c), rows.data(), rows.size(), ctx.memory());
+  }
+  Batch subset(input.schema(), std::move(columns), rows.size(), gpu::MemoryKind::kHost);
+  return eval_operand(e, subset, ctx);
+}
+
+Operand eval_case(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  const size_t n = input.num_rows();
+  const size_t whens = (e.children.size() - 1) / 2;
+  std::vector<uint32_t> remaining(n);
+  std::iota(remaining.begin(), remaining.end(), 0u);
+  std::vector<uint32_t> branch_of(n, static_cast<uint32_t>(whens));
+  std::vector<std::vector<uint32_t>> branch_rows(whens + 1);
+  for (size_t b = 0; b < whens && !remaining.empty(); ++b) {
+    const plan::Expr& when = *e.children[2 * b];
+    const bool full = !can_raise(when);
+    Operand cond = plain(full ? eval_operand(when, input, ctx) : eval_on_rows(when, input, remaining, ctx), ctx);
+    const uint8_t* v = cond.data<uint8_t>();
+    std::vector<uint32_t> next;
+    for (size_t j = 0; j < remaining.size(); ++j) {
+      const size_t at = full ? remaining[j] : j;
+      if (cond.valid(at) && v[cond.index(at)] != 0) {
+        branch_of[remaining[j]] = static_cast<uint32_t>(b);
+        branch_rows[b].push_back(remaining[j]);
+      } else {
+        next.push_back(remaining[j]);
+      }
+    }
+    remaining = std::move(next);
+  }
+  branch_rows[whens] = std::move(remaining);
+  // Evaluate each THEN / ELSE on its rows; a value that cannot raise is evaluated on the whole batch instead.
+  std::vector<Operand> pieces(whens + 1);
+  std::vector<uint8_t> piece_full(whens + 1, 0);
+  for (size_t b = 0; b <= whens; ++b) {
+    const plan::Expr& value = *e.children[b == whens ? e.children.size() - 1 : 2 * b + 1];
+    if (branch_rows[b].empty()) {
+      pieces[b] = null_operand(e.type, ctx.memory());
+      continue;
+    }
+    piece_full[b] = !can_raise(value);
+    pieces[b] = plain(piece_full[b] ? eval_operand(value, input, ctx) : eval_on_rows(value, input, branch_rows[b], ctx),
+                      ctx);
+  }
+  std::vector<RowSource> src(n);
+  for (size_t b = 0; b <= whens; ++b) {
+    for (size_t j = 0; j < branch_rows[b].size(); ++j) {
+      const uint32_t row = branch_rows[b][j];
+      src[row] = RowSource{static_cast<uint32_t>(b), piece_full[b] ? row : static_cast<uint32_t>(j)};
+    }
+  }
+  return Operand{assemble_rows(e.type, pieces, src, ctx.memory()), false};
+}
+
+Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  Operand x = eval_operand(*e.children[0], input, ctx);
+  std::vector<Operand> items;
+  bool items_constant = true;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    items.push_back(plain(eval_operand(*e.children[i], input, ctx), ctx));
+    items_constant &= items.back().constant;
+  }
+  const Column* encoded = nullptr;
+  if (!x.constant && x.column->is_dictionary() && items_constant &&
+      x.column->dictionary()->length() <= input.num_rows()) {
+    encoded = x.column.get();
+    x = Operand{x.column->dictionary(), false};
+  } else {
+    x = plain(x, ctx);
+  }
+  std::vector<Operand> all = items;
+  all.push_back(x);
+  const size_t rows = encoded ? x.column->length() : shape_of(all, input.num_rows()).rows;
+  // x IN (a, b) is x = a OR x = b, which gives exactly SQL's NULL rules.
+  std::vector<Operand> matches;
+  matches.reserve(items.size());
+  for (const Operand& item : items) matches.push_back(compare_operands(ScalarFunction::kEqual, x, item, rows, ctx));
+  Operand result = logic_kernel(false, matches, rows, ctx);
+  if (encoded) return Operand{spread_dictionary_result(*encoded, result.column, ctx.memory()), false};
+  return result;
+}
+
+}  // namespace kestrel::exec

@@ -1,0 +1,19 @@
+#pragma once
+/// The two halves of CAST (internal to exec/expr): fixed-width conversions in cast.cpp, text in cast_string.cpp.
+
+#include <string>
+
+#include "exec/expr/kernel_util.hpp"
+
+namespace kestrel::exec {
+
+/// Any type to VARCHAR, in Value::to_string's format.
+Operand cast_to_string(const Operand& in, size_t rows, EvalContext& ctx);
+/// VARCHAR to any type by parsing; a value that does not parse raises `cannot cast 'abc' to DATE`.
+Operand cast_from_string(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx);
+
+/// Throws the InvalidInput of a value that does not convert.
+[[noreturn]] void raise_cast_error(const std::string& value_text, const LogicalType& source,
+                                   const LogicalType& target);
+
+}  // namespace kestrel::exec

@@ -1,0 +1,17 @@
+#pragma once
+/// Settings and resources of one expression evaluation on the CPU.
+
+#include "gpu/memory_resource.hpp"
+
+namespace kestrel::exec {
+
+/// What the CPU evaluator needs besides the expression and the batch: where result columns are allocated, and
+/// room for later per-query settings. One per driver; not shared between threads.
+struct EvalContext {
+  /// Host memory for result columns.
+  gpu::MemoryResource* mr = &gpu::host_memory_resource();
+
+  gpu::MemoryResource& memory() const { return *mr; }
+};
+
+}  // namespace kestrel::exec

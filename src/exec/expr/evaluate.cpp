@@ -1,0 +1,194 @@
+#include "exec/expr/evaluate.hpp"
+
+#include <string>
+
+#include "common/check.hpp"
+#include "exec/expr/dictionary.hpp"
+#include "exec/expr/evaluate_internal.hpp"
+#include "exec/expr/kernels.hpp"
+
+namespace kestrel::exec {
+
+namespace {
+
+using plan::ExprKind;
+using plan::ScalarFunction;
+
+Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
+  switch (e.function) {
+    case ScalarFunction::kAdd:
+    case ScalarFunction::kSubtract:
+    case ScalarFunction::kMultiply:
+    case ScalarFunction::kDivide:
+    case ScalarFunction::kModulo:
+    case ScalarFunction::kNegate: return arithmetic_kernel(e, args, rows, ctx);
+    case ScalarFunction::kEqual:
+    case ScalarFunction::kNotEqual:
+    case ScalarFunction::kLess:
+    case ScalarFunction::kLessEqual:
+    case ScalarFunction::kGreater:
+    case ScalarFunction::kGreaterEqual:
+    case ScalarFunction::kIsDistinctFrom:
+    case ScalarFunction::kIsNotDistinctFrom: return comparison_kernel(e, args, rows, ctx);
+    case ScalarFunction::kLike:
+    case ScalarFunction::kNotLike: return like_kernel(e, args, rows, ctx);
+    case ScalarFunction::kConcat:
+    case ScalarFunction::kLength:
+    case ScalarFunction::kUpper:
+    case ScalarFunction::kLower:
+    case ScalarFunction::kTrim:
+    case ScalarFunction::kLTrim:
+    case ScalarFunction::kRTrim:
+    case ScalarFunction::kSubstring:
+    case ScalarFunction::kPosition:
+    case ScalarFunction::kStartsWith:
+    case ScalarFunction::kReplace: return string_kernel(e, args, rows, ctx);
+    case ScalarFunction::kAbs:
+    case ScalarFunction::kRound:
+    case ScalarFunction::kFloor:
+    case ScalarFunction::kCeil:
+    case ScalarFunction::kSign:
+    case ScalarFunction::kSqrt:
+    case ScalarFunction::kPower:
+    case ScalarFunction::kLn:
+    case ScalarFunction::kLog10:
+    case ScalarFunction::kExp: return math_kernel(e, args, rows, ctx);
+    case ScalarFunction::kExtract:
+    case ScalarFunction::kDateTrunc:
+    case ScalarFunction::kDateAddInterval:
+    case ScalarFunction::kDateSubtractInterval:
+    case ScalarFunction::kDateAddDays:
+    case ScalarFunction::kDateSubtractDays:
+    case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kIntervalAdd:
+    case ScalarFunction::kIntervalNegate: return datetime_kernel(e, args, rows, ctx);
+    case ScalarFunction::kCoalesce:
+    case ScalarFunction::kNullIf:
+    case ScalarFunction::kGreatest:
+    case ScalarFunction::kLeast: return conditional_kernel(e, args, rows, ctx);
+  }
+  throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));
+}
+
+/// Functions that never raise and depend only on their arguments' values: over a dictionary column they can be
+/// computed once per dictionary entry.
+bool per_entry_safe(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kEqual:
+    case ScalarFunction::kNotEqual:
+    case ScalarFunction::kLess:
+    case ScalarFunction::kLessEqual:
+    case ScalarFunction::kGreater:
+    case ScalarFunction::kGreaterEqual:
+    case ScalarFunction::kLike:
+    case ScalarFunction::kNotLike:
+    case ScalarFunction::kConcat:
+    case ScalarFunction::kLength:
+    case ScalarFunction::kUpper:
+    case ScalarFunction::kLower:
+    case ScalarFunction::kTrim:
+    case ScalarFunction::kLTrim:
+    case ScalarFunction::kRTrim:
+    case ScalarFunction::kSubstring:
+    case ScalarFunction::kPosition:
+    case ScalarFunction::kStartsWith:
+    case ScalarFunction::kReplace: return true;
+    default: return false;
+  }
+}
+
+/// The index of the only non-constant argument when it is dictionary-encoded with no more entries than rows.
+std::optional<size_t> dictionary_argument(const std::vector<Operand>& args, size_t rows) {
+  std::optional<size_t> found;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].constant) continue;
+    if (found || !args[i].column->is_dictionary()) return std::nullopt;
+    found = i;
+  }
+  if (found && args[*found].column->dictionary()->length() > rows) return std::nullopt;
+  return found;
+}
+
+Operand eval_function(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  std::vector<Operand> args;
+  args.reserve(e.children.size());
+  for (const plan::ExprPtr& child : e.children) args.push_back(eval_operand(*child, input, ctx));
+  const Shape shape = shape_of(args, input.num_rows());
+  if (per_entry_safe(e.function)) {
+    if (std::optional<size_t> k = dictionary_argument(args, shape.rows)) {
+      const Column& encoded = *args[*k].column;
+      std::vector<Operand> entry_args = args;
+      entry_args[*k] = Operand{encoded.dictionary(), false};
+      const size_t entries = encoded.dictionary()->length();
+      Operand per_entry = dispatch_function(e, entry_args, entries, ctx);
+      return Operand{spread_dictionary_result(encoded, per_entry.column, ctx.memory()), false};
+    }
+  }
+  for (Operand& a : args) a = plain(a, ctx);
+  return dispatch_function(e, args, shape.rows, ctx);
+}
+
+std::vector<Operand> eval_plain_children(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  std::vector<Operand> args;
+  for (const plan::ExprPtr& child : e.children) args.push_back(plain(eval_operand(*child, input, ctx), ctx));
+  return args;
+}
+
+}  // namespace
+
+Operand plain(const Operand& operand, EvalContext& ctx) {
+  if (!operand.column->is_dictionary()) return operand;
+  return Operand{decode_dictionary(*operand.column, ctx.memory()), operand.constant};
+}
+
+Operand eval_operand(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  switch (e.kind) {
+    case ExprKind::kConstant: return Operand{constant_column(e.constant, e.type, ctx.memory()), true};
+    case ExprKind::kColumnRef: {
+      KESTREL_CHECK_LT(e.column_index, input.num_columns());
+      const ColumnPtr& column = input.column(e.column_index);
+      KESTREL_CHECK_MSG(column != nullptr, "column #" << e.column_index << " was not provided");
+      return Operand{column, false};
+    }
+    case ExprKind::kFunction: return eval_function(e, input, ctx);
+    case ExprKind::kCast: {
+      Operand in = plain(eval_operand(*e.children[0], input, ctx), ctx);
+      return cast_kernel(in, e.type, in.constant ? 1 : input.num_rows(), ctx);
+    }
+    case ExprKind::kCase: return eval_case(e, input, ctx);
+    case ExprKind::kAnd:
+    case ExprKind::kOr: {
+      std::vector<Operand> args = eval_plain_children(e, input, ctx);
+      return logic_kernel(e.kind == ExprKind::kAnd, args, shape_of(args, input.num_rows()).rows, ctx);
+    }
+    case ExprKind::kNot: {
+      Operand in = plain(eval_operand(*e.children[0], input, ctx), ctx);
+      return not_kernel(in, in.constant ? 1 : input.num_rows(), ctx);
+    }
+    case ExprKind::kIsNull:
+    case ExprKind::kIsNotNull: {
+      Operand in = eval_operand(*e.children[0], input, ctx);
+      return is_null_kernel(in, e.kind == ExprKind::kIsNull, in.constant ? 1 : input.num_rows(), ctx);
+    }
+    case ExprKind::kInList: return eval_in_list(e, input, ctx);
+    case ExprKind::kSubquery:
+      throw InternalError("a scalar sub-query reached expression evaluation; it must be computed before the query");
+  }
+  throw InternalError("unknown expression kind");
+}
+
+ColumnPtr evaluate(const plan::Expr& expr, const Batch& input, EvalContext& ctx) {
+  KESTREL_CHECK_MSG(!input.on_device(), "CPU expression evaluation needs a host batch");
+  Operand result = eval_operand(expr, input, ctx);
+  return materialize(result, input.num_rows(), ctx.memory());
+}
+
+Value evaluate_constant(const plan::Expr& expr) {
+  if (expr.type.id() == TypeId::kNull) return Value();
+  EvalContext ctx;
+  Batch one_row(std::make_shared<Schema>(), {}, 1, gpu::MemoryKind::kHost);
+  ColumnPtr column = evaluate(expr, one_row, ctx);
+  return column->value_at(0);
+}
+
+}  // namespace kestrel::exec

@@ -1,0 +1,30 @@
+#pragma once
+/// The recursive core of the CPU evaluator, shared by evaluate.cpp and the node kinds that evaluate their
+/// children selectively (CASE).
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/expr/kernel_util.hpp"
+#include "planner/expression.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::exec {
+
+/// Evaluates `e` on `input`; a constant result is a one-row operand.
+Operand eval_operand(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+/// Evaluates `e` on the rows `rows` of `input` only (so that rows not selected cannot raise errors); the result
+/// has rows.size() rows (or is constant).
+Operand eval_on_rows(const plan::Expr& e, const Batch& input, const std::vector<uint32_t>& rows, EvalContext& ctx);
+
+/// True when evaluating `e` may throw on some data (overflow, division by zero, failed casts, domain errors).
+bool can_raise(const plan::Expr& e);
+
+/// CASE WHEN ... THEN ... ELSE ... END, evaluating every THEN/ELSE only on the rows that take it.
+Operand eval_case(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+/// x IN (a, b, ...) with SQL NULL semantics.
+Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+}  // namespace kestrel::exec

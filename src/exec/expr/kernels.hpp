@@ -1,0 +1,49 @@
+#pragma once
+/// The CPU kernel families of exec/expr, called by the evaluator's dispatch (evaluate.cpp). Each takes the
+/// bound node (for its function, result type and position), the evaluated arguments (plain, not dictionary,
+/// unless noted) and the number of rows, and returns the result as an operand (constant when every argument
+/// was constant).
+
+#include <vector>
+
+#include "exec/expr/kernel_util.hpp"
+#include "planner/expression.hpp"
+
+namespace kestrel::exec {
+
+/// + - * / % and unary - on integers, REAL/DOUBLE and DECIMAL.
+Operand arithmetic_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// = <> < <= > >= IS [NOT] DISTINCT FROM on any type (both sides of one type).
+Operand comparison_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Compares two operands of one type with `f` (kEqual .. kIsNotDistinctFrom); used by IN lists too.
+Operand compare_operands(plan::ScalarFunction f, const Operand& a, const Operand& b, size_t rows, EvalContext& ctx);
+/// ||, length, upper, lower, trims, substring, position, starts_with, replace.
+Operand string_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// LIKE and NOT LIKE.
+Operand like_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp.
+Operand math_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// extract, date_trunc, date/timestamp/interval arithmetic.
+Operand datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// coalesce, nullif, greatest, least.
+Operand conditional_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+
+/// CAST of `in` to `target`; `rows` as for the other kernels.
+Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx);
+
+/// n-ary AND (`is_and`) or OR with three-valued logic over BOOLEAN operands.
+Operand logic_kernel(bool is_and, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// NOT of a BOOLEAN operand.
+Operand not_kernel(const Operand& arg, size_t rows, EvalContext& ctx);
+/// IS NULL (`want_null`) or IS NOT NULL; never NULL itself.
+Operand is_null_kernel(const Operand& arg, bool want_null, size_t rows, EvalContext& ctx);
+
+/// A plain (decoded) copy of a dictionary operand; others are returned as they are.
+Operand plain(const Operand& operand, EvalContext& ctx);
+
+/// Raises the InvalidInput of a failed row: `division by zero` for code 1, `<TYPE> overflow in <a> <op> <b>`
+/// for code 2.
+[[noreturn]] void raise_arithmetic_error(int code, const LogicalType& type, const char* op, const std::string& a,
+                                         const std::string& b);
+
+}  // namespace kestrel::exec
