@@ -69,8 +69,9 @@ class BinderError : public Error {
 /// Bad data or bad files: a malformed Parquet page, a CSV row that does not parse, a division by zero.
 class InvalidInput : public Error {
  public:
-  explicit InvalidInput(std::string message, std::string code = "22000")
-      : Error(ErrorCategory::kInvalidInput, std::move(code), std::move(message)) {}
+  explicit InvalidInput(std::string message, std::string code = "22000",
+                        std::optional<SourcePosition> position = std::nullopt)
+      : Error(ErrorCategory::kInvalidInput, std::move(code), std::move(message), position) {}
 };
 
 /// A feature Kestrel does not have (yet). Placement catches it from GPU operators to fall back to the CPU.

@@ -37,7 +37,8 @@ ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<S
     try {
       return make_constant(evaluate_constant_expr(*cast));
     } catch (const InvalidInput& e) {
-      throw BinderError(e.message(), pos, e.code());
+      // A bad literal is still bad data (22xxx), now with the position of the cast.
+      throw InvalidInput(e.message(), e.code(), e.position() ? e.position() : pos);
     }
   }
   return cast;
