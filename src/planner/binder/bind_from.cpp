@@ -32,7 +32,9 @@ void append_scope(Scope& left, const Scope& right, size_t offset) {
   }
 }
 
-LogicalPtr make_cross(LogicalPtr left, LogicalPtr right) {
+}  // namespace
+
+LogicalPtr make_cross_join(LogicalPtr left, LogicalPtr right) {
   auto join = std::make_shared<LogicalJoin>();
   join->join_type = JoinType::kCross;
   join->output = left->output;
@@ -41,6 +43,8 @@ LogicalPtr make_cross(LogicalPtr left, LogicalPtr right) {
   return join;
 }
 
+namespace {
+LogicalPtr make_cross(LogicalPtr left, LogicalPtr right) { return make_cross_join(std::move(left), std::move(right)); }
 }  // namespace
 
 LogicalPtr Binder::bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope) {

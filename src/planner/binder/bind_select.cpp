@@ -63,6 +63,16 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   } else {
     plan = bind_from(select.from, scope);
   }
+  if (correlation != nullptr && correlation->domain) {
+    // Domain form: the outer values the sub-query reads come from a cross-joined domain of distinct values.
+    size_t from_width = plan->output.size();
+    plan = make_cross_join(plan, correlation->domain);
+    for (auto [outer_index, d] : correlation->domain_index) {
+      correlation->outer_to_local[outer_index] = from_width + d;
+      const Field& f = correlation->domain->output[d];
+      scope.columns.push_back({"#domain", f.name, f.type, from_width + d, true});
+    }
+  }
   if (select.where) {
     if (ExprBinder::contains_aggregate(*select.where)) {
       throw BinderError("aggregate functions are not allowed in WHERE", select.where->position, "42803");
@@ -72,7 +82,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   // Columns of this query that correlated conjuncts read: exposed as extra outputs (and group keys when the
   // sub-query aggregates) so the join that replaces the sub-query can evaluate them.
   std::vector<size_t> correlated_columns;
-  bool correlated = correlation != nullptr && !correlation->conjuncts.empty();
+  bool correlated = correlation != nullptr && (!correlation->conjuncts.empty() || correlation->domain);
   if (correlated) {
     std::set<size_t> cols;
     for (const auto& c : correlation->conjuncts) {
@@ -82,6 +92,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       };
       visit(*c);
     }
+    for (const auto& [outer_index, local] : correlation->outer_to_local) cols.insert(local);
     correlated_columns.assign(cols.begin(), cols.end());
     if (select.distinct || (query != nullptr && (query->limit || query->offset || !query->order_by.empty()))) {
       throw NotImplemented("correlated sub-queries with DISTINCT, ORDER BY or LIMIT are not supported yet",
@@ -160,6 +171,12 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     ctx = ExprBindContext{nullptr, "SELECT", &agg};
   }
 
+  if (correlation != nullptr) {
+    correlation->aggregated = aggregated;
+    correlation->count_value = item_exprs.size() == 1 && item_exprs[0] != nullptr &&
+                               item_exprs[0]->is<ast::FunctionCall>() &&
+                               item_exprs[0]->as<ast::FunctionCall>().name == "count";
+  }
   std::vector<ExprPtr> exprs;
   for (size_t i = 0; i < item_exprs.size(); ++i) {
     if (item_exprs[i] == nullptr) {

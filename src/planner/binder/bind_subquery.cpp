@@ -1,3 +1,6 @@
+#include <functional>
+#include <set>
+
 #include "planner/binder/binder.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/expression_utils.hpp"
@@ -81,8 +84,11 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
                            "without GROUP BY", expr.position);
     }
     size_t width = (*ctx.host)->output.size();
-    *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kSingle, nullptr, correlation, false);
-    return make_column_ref(width, sub->output[0].type, "#subquery");
+    if (!correlation.aggregated) {
+      *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kSingle, nullptr, correlation, false);
+      return make_column_ref(width, sub->output[0].type, "#subquery");
+    }
+    return bind_aggregating_subquery(expr, ctx, correlation);
   }
   if (ctx.host == nullptr) {
     throw NotImplemented("EXISTS and IN sub-queries are supported only in WHERE and in the select list of queries "
@@ -103,6 +109,46 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
                                          expr.is<ast::InSubquery>());
   ExprPtr mark = make_column_ref(width, TypeId::kBoolean, "#mark");
   return negated ? make_node(ExprKind::kNot, TypeId::kBoolean, {mark}) : mark;
+}
+
+ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx,
+                                              const Correlation& first) {
+  // The outer columns the sub-query reads, as a domain of distinct values computed from the host plan.
+  std::set<size_t> outer_columns;
+  for (const auto& c : first.conjuncts) {
+    std::function<void(const Expr&)> visit = [&](const Expr& e) {
+      if (e.kind == ExprKind::kColumnRef && e.outer_depth > 0) outer_columns.insert(e.column_index);
+      for (const auto& child : e.children) visit(*child);
+    };
+    visit(*c);
+  }
+  LogicalPtr host = *ctx.host;
+  auto domain = std::make_shared<LogicalAggregate>();
+  Correlation second{ctx.scope, {}};
+  for (size_t o : outer_columns) {
+    second.domain_index[o] = domain->groups.size();
+    domain->groups.push_back(make_column_ref(o, host->output[o].type, host->output[o].name));
+    domain->output.push_back(host->output[o]);
+  }
+  domain->children = {host};
+  second.domain = domain;
+  LogicalPtr sub = binder_.bind_query(subquery_of(expr), &second);
+  // Join back on the domain columns; every domain value has exactly one group, so at most one match.
+  size_t width = host->output.size();
+  std::vector<ExprPtr> keys;
+  size_t k = 0;
+  for (size_t o : outer_columns) {
+    size_t sub_column = 1 + k++;
+    keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean,
+                                 {make_column_ref(o, host->output[o].type, host->output[o].name),
+                                  make_column_ref(width + sub_column, sub->output[sub_column].type, "")}));
+  }
+  *ctx.host = Binder::make_subquery_join(host, sub, JoinType::kSingle, make_conjunction(keys), Correlation{}, false);
+  ExprPtr value = make_column_ref(width, sub->output[0].type, "#subquery");
+  if (second.count_value) {
+    value = make_function(ScalarFunction::kCoalesce, value->type, {value, make_constant(Value::bigint(0))});
+  }
+  return value;
 }
 
 LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Scope& scope, Correlation* correlation) {
@@ -127,6 +173,10 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
     if (inner->is<ast::Exists>() || inner->is<ast::InSubquery>()) {
       Correlation sub_corr{&scope, {}};
       LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
+      if (sub_corr.aggregated && !sub_corr.conjuncts.empty()) {
+        throw NotImplemented("correlated EXISTS/IN sub-queries with aggregation are not supported yet",
+                             inner->position);
+      }
       ExprPtr condition;
       bool null_aware = false;
       if (inner->is<ast::InSubquery>()) {
@@ -145,7 +195,9 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
                                 null_aware);
       continue;
     }
-    ExprPtr bound = eb.bind_predicate(*c, ExprBindContext{&scope, "WHERE", nullptr, outer, &plan});
+    ExprPtr bound = eb.bind_predicate(
+        *c, ExprBindContext{&scope, "WHERE", nullptr, outer, &plan,
+                            correlation != nullptr ? &correlation->outer_to_local : nullptr});
     for (auto& part : split_conjuncts(bound)) {
       if (correlation != nullptr && has_outer_reference(*part)) {
         correlation->conjuncts.push_back(part);  // rewritten by bind_select to the sub-query's output columns

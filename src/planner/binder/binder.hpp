@@ -39,7 +39,21 @@ struct Correlation {
   const Scope* outer = nullptr;
   /// The correlated conjuncts over the sub-query's output (outer_depth 0) and the outer columns (outer_depth 1).
   std::vector<ExprPtr> conjuncts;
+  /// Set by the binder: the sub-query aggregates (then its correlation needs the domain form below), and its one
+  /// output is a bare count (which is 0, not NULL, for outer rows without matches).
+  bool aggregated = false;
+  bool count_value = false;
+  /// Domain form, for aggregating sub-queries: `domain` holds the distinct values of the outer columns the
+  /// sub-query reads (outer index -> domain column in `domain_index`); it is cross-joined into the sub-query's
+  /// FROM, outer references read its columns, and the sub-query groups by them.
+  LogicalPtr domain;
+  std::map<size_t, size_t> domain_index;
+  /// Filled by bind_select in domain form: outer column index -> column of the sub-query's FROM scope.
+  std::map<size_t, size_t> outer_to_local;
 };
+
+/// A cross join of two plans (output: left columns, then right columns).
+LogicalPtr make_cross_join(LogicalPtr left, LogicalPtr right);
 
 /// Binds statements of one query against a catalog. Not thread-safe; one per statement.
 class Binder {

@@ -327,6 +327,10 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
     ExprBindContext outer{ctx.outer, ctx.clause, nullptr};
     ExprPtr e = bind_column(ref, outer);
     auto copy = std::make_shared<Expr>(*e);
+    if (ctx.outer_to_local != nullptr && !ctx.outer_to_local->empty()) {
+      copy->column_index = ctx.outer_to_local->at(e->column_index);
+      return copy;
+    }
     copy->outer_depth = 1;
     return copy;
   }

@@ -2,6 +2,7 @@
 /// Binding of AST expressions to typed plan expressions over a scope.
 
 #include <functional>
+#include <map>
 
 #include "planner/binder/binder.hpp"
 
@@ -19,6 +20,8 @@ struct ExprBindContext {
   /// The plan the expression is evaluated over; sub-queries extend it with joins that add columns. Null where
   /// that is not possible (then only uncorrelated scalar sub-queries are allowed).
   LogicalPtr* host = nullptr;
+  /// In a sub-query bound in domain form: outer column index -> local column reading the same value.
+  const std::map<size_t, size_t>* outer_to_local = nullptr;
 };
 
 /// The group expressions and aggregate calls of a grouped query, collected while binding above it.
@@ -62,6 +65,8 @@ class ExprBinder {
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_case(const ast::Case& c, const ExprBindContext& ctx);
   ExprPtr bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx);
+  /// A correlated scalar sub-query that aggregates, bound again in domain form and joined back.
+  ExprPtr bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx, const Correlation& first);
   ExprPtr make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos);
   ExprPtr bind_comparison(ScalarFunction f, const ast::Expr& left, const ast::Expr& right, const ExprBindContext& ctx,
                           SourcePosition pos);
