@@ -115,7 +115,15 @@ PlanBuilder::Open PlanBuilder::build_values(const plan::LogicalValues& node) {
 
 PlanBuilder::Open PlanBuilder::build_limit(const plan::LogicalPtr& node) {
   const auto& limit = node->as<plan::LogicalLimit>();
-  auto [collector, index] = materialize(node->children[0]);
+  const auto& child = node->children[0];
+  if (limit.limit && child->kind == plan::NodeKind::kSort && references_[child.get()] <= 1) {
+    // ORDER BY ... LIMIT: a top-N keeps only the rows that can make it past the limit.
+    Open top = build_sort(child->as<plan::LogicalSort>(), *limit.limit + limit.offset, 0);
+    auto collector = std::make_shared<BatchCollector>(schema_of(*child));
+    size_t index = finish(std::move(top), collector);
+    return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}};
+  }
+  auto [collector, index] = materialize(child);
   return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}};
 }
 

@@ -4,6 +4,7 @@
 /// operators above them start a new pipeline whose source reads the sink's result.
 
 #include <map>
+#include <optional>
 
 #include "exec/ops/collect/collect.hpp"
 #include "exec/pipeline.hpp"
@@ -31,6 +32,11 @@ class PlanBuilder {
   Open build_values(const plan::LogicalValues& node);
   Open build_limit(const plan::LogicalPtr& node);
   Open build_breaker(const plan::LogicalPtr& node);
+  Open build_aggregate(const plan::LogicalAggregate& agg);
+  /// A sort; with `limit` a top-N that keeps only the first limit + offset rows (the LIMIT itself stays above).
+  Open build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit, uint64_t offset);
+  Open build_join(const plan::LogicalJoin& join);
+  Open build_set_op(const plan::LogicalSetOp& op);
   /// Ends `open` in `sink`; returns the pipeline's index.
   size_t finish(Open open, std::shared_ptr<Sink> sink);
   /// Materializes `node` into a collector (once per node, so shared sub-plans such as CTEs run once).
