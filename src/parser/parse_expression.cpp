@@ -1,5 +1,7 @@
 // Operator expressions: precedence climbing over PostgreSQL's operator precedence.
 
+#include <algorithm>
+
 #include "parser/sql_parser.hpp"
 
 namespace kestrel {
@@ -74,15 +76,22 @@ int SqlParser::infix_precedence() const {
 
 ExprPtr SqlParser::parse_expr(int min_precedence) {
   DepthGuard guard(*this);
+  // expr_height_ collects the height of the expressions parsed inside this call; the tree's height is bounded
+  // too, not only the recursion, because left-deep operator chains deepen the tree without recursing.
+  const int enclosing_height = expr_height_;
+  expr_height_ = 0;
   ExprPtr left = parse_prefix();
+  int height = expr_height_ + 1;
   // The conjunction this loop built last, so that a AND b AND c becomes one node but (a AND b) AND c does not.
   Conjunction* open_conjunction = nullptr;
   while (true) {
     int precedence = infix_precedence();
-    if (precedence <= min_precedence) return left;
+    if (precedence <= min_precedence) break;
+    const Token& op_token = peek();
+    expr_height_ = 0;
     if (precedence == kAnd || precedence == kOr) {
       ConjunctionKind kind = precedence == kAnd ? ConjunctionKind::kAnd : ConjunctionKind::kOr;
-      const Token& op_token = advance();
+      advance();
       ExprPtr right = parse_expr(precedence);
       if (open_conjunction == nullptr || open_conjunction != left.get() || open_conjunction->conjunction != kind) {
         auto node = make_node<Conjunction>(left->position);
@@ -91,13 +100,22 @@ ExprPtr SqlParser::parse_expr(int min_precedence) {
         node->operands.push_back(std::move(left));
         open_conjunction = node.get();
         left = std::move(node);
+        height = std::max(height, expr_height_) + 1;
+      } else {
+        height = std::max(height, expr_height_ + 1);
       }
       open_conjunction->operands.push_back(std::move(right));
-      continue;
+    } else {
+      left = parse_infix(std::move(left), precedence);
+      height = std::max(height, expr_height_) + 1;
     }
-    guard.deepen();  // every other infix operator adds a level to the tree
-    left = parse_infix(std::move(left), precedence);
+    if (height > kMaxParseDepth) {
+      fail_at(op_token, "expression is nested too deeply (more than " + std::to_string(kMaxParseDepth) +
+                            " levels)");
+    }
   }
+  expr_height_ = std::max(enclosing_height, height);
+  return left;
 }
 
 ExprPtr SqlParser::parse_prefix() {

@@ -45,6 +45,7 @@ SelectItem SqlParser::parse_select_item() {
   } else {
     item.expr = parse_expr();
   }
+  if (item.expr->is<Star>()) return item;  // * and t.* take no alias
   if (match_keyword("as")) {
     item.alias_position = peek().position;
     item.alias = expect_label("an alias after AS");

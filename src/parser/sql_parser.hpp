@@ -8,6 +8,7 @@
 
 #include "parser/ast/ast.hpp"
 #include "parser/lexer.hpp"
+#include "parser/parser.hpp"
 
 namespace kestrel {
 
@@ -155,6 +156,8 @@ class SqlParser {
   std::vector<Token> tokens_;
   size_t index_ = 0;
   int depth_ = 0;
+  /// The largest height of the expressions parsed within the innermost parse_expr call (see parse_expr).
+  int expr_height_ = 0;
   /// Number of `?` parameters seen so far (they are numbered in order).
   uint32_t positional_parameters_ = 0;
 };

@@ -7,6 +7,7 @@
 /// ast::for_each_child (walk.hpp) visits an expression's direct child expressions; ast::clone (clone.hpp) copies
 /// trees; ast::to_sql (parser/ast_printer.hpp) prints them back.
 
+#include "parser/ast/clone.hpp"
 #include "parser/ast/column_ref.hpp"
 #include "parser/ast/ddl_statement.hpp"
 #include "parser/ast/expr.hpp"

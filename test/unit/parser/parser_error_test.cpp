@@ -1,0 +1,97 @@
+#include "parser_test_util.hpp"
+
+namespace kestrel {
+namespace {
+
+using parser_test::syntax_error;
+
+TEST(ParserError, StatementStart) {
+  EXPECT_EQ(syntax_error("SELEC 1"),
+            "1:1: unexpected 'SELEC' at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, "
+            "INSERT, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE (did you mean SELECT?)");
+  EXPECT_EQ(syntax_error("SELECT 1;\n  UPDATE t SET a = 1"),
+            "2:3: unexpected 'UPDATE' at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, "
+            "INSERT, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE");
+}
+
+TEST(ParserError, ExpectedTokens) {
+  EXPECT_EQ(syntax_error("SELECT sum(a FROM t"), "1:14: expected ')' after the argument list, found 'FROM'");
+  EXPECT_EQ(syntax_error("SELECT a FROM t WHERE"), "1:22: expected an expression, found end of input");
+  EXPECT_EQ(syntax_error("SELECT a\nFROM t\nWHERE b = = 1"), "3:11: expected an expression, found '='");
+  EXPECT_EQ(syntax_error("SELECT a FROM t JOIN u"), "1:23: expected ON or USING after the joined table, found end of input");
+  EXPECT_EQ(syntax_error("SELECT CASE WHEN a THEN 1"), "1:26: expected END to close CASE, found end of input");
+  EXPECT_EQ(syntax_error("SELECT CAST(a INT)"), "1:15: expected AS in CAST (expected CAST(value AS type)), found 'INT'");
+  EXPECT_EQ(syntax_error("SELECT (1 + 2"), "1:14: expected ')' to close the parenthesis opened at 1:8, found end of input");
+  EXPECT_EQ(syntax_error("SELECT a FROM t ORDER a"), "1:23: expected BY after ORDER, found 'a'");
+  EXPECT_EQ(syntax_error("SELECT a b c FROM t"), "1:12: expected ';' or the end of input after the statement, found 'c'");
+  EXPECT_EQ(syntax_error("SELECT 1 IN ()"), "1:14: expected a value in the IN list, found ')' (an IN list cannot be empty)");
+  EXPECT_EQ(syntax_error("SELECT * FROM select"),
+            "1:15: expected a table name, found reserved keyword 'select' (quote it to use it as a name)");
+  EXPECT_EQ(syntax_error("SELECT FROM t"), "1:8: expected a select list after SELECT, found 'FROM'");
+  EXPECT_EQ(syntax_error("SELECT a IS 5"), "1:13: expected NULL, NOT, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS, found '5'");
+  EXPECT_EQ(syntax_error("CREATE TABLE t (a DECIMAL(39, 2))"), "1:19: DECIMAL precision 39 is out of range (1 to 38)");
+  EXPECT_EQ(syntax_error("CREATE TABLE t (a DECIMAL(5, 6))"), "1:19: DECIMAL scale 6 is larger than its precision 5");
+  EXPECT_EQ(syntax_error("VALUES (1, 2), (3)"), "1:16: VALUES lists must all be the same length (the first has 2 values, this one 1)");
+  EXPECT_EQ(syntax_error("SELECT 1 UNION"), "1:15: expected SELECT, VALUES or '(' to start a query, found end of input");
+  EXPECT_EQ(syntax_error("SELECT 'abc"), "1:8: unterminated quoted string");
+  EXPECT_EQ(syntax_error("SELECT 1 /* open"), "1:10: unterminated /* comment");
+}
+
+TEST(ParserError, Unsupported) {
+  EXPECT_EQ(syntax_error("WITH RECURSIVE t AS (SELECT 1) SELECT * FROM t"), "1:6: WITH RECURSIVE is not supported");
+  EXPECT_EQ(syntax_error("SELECT rank() OVER (ORDER BY a) FROM t"), "1:15: window functions (OVER) are not supported");
+  EXPECT_EQ(syntax_error("SELECT (1, 2)"), "1:10: row constructors like (a, b) are not supported");
+}
+
+TEST(ParserError, DepthIsBounded) {
+  std::string deep(5000, '(');
+  deep = "SELECT " + deep + "1" + std::string(5000, ')');
+  std::string message = syntax_error(deep);
+  EXPECT_NE(message.find("nested too deeply"), std::string::npos) << message;
+  std::string subqueries;
+  for (int i = 0; i < 2000; ++i) subqueries += "SELECT * FROM (";
+  subqueries += "SELECT 1";
+  for (int i = 0; i < 2000; ++i) subqueries += ") AS t";
+  message = syntax_error(subqueries);
+  EXPECT_NE(message.find("nested too deeply"), std::string::npos) << message;
+  std::string chain = "SELECT 1";
+  for (int i = 0; i < 5000; ++i) chain += " + 1";
+  message = syntax_error(chain);
+  EXPECT_NE(message.find("nested too deeply"), std::string::npos) << message;
+  // Nesting and chains multiply: ((1 + 1 + ...) + 1 + ...) is as deep as it is long.
+  std::string nested = "1";
+  for (int level = 0; level < 100; ++level) {
+    nested = "(" + nested + ")";
+    for (int i = 0; i < 100; ++i) nested += " + 1";
+  }
+  message = syntax_error("SELECT " + nested);
+  EXPECT_NE(message.find("nested too deeply"), std::string::npos) << message;
+  std::string nots = "SELECT ";
+  for (int i = 0; i < 5000; ++i) nots += "NOT ";
+  message = syntax_error(nots + "TRUE");
+  EXPECT_NE(message.find("nested too deeply"), std::string::npos) << message;
+  // Long flat lists are not nesting.
+  std::string ors = "SELECT * FROM t WHERE a = 0";
+  for (int i = 1; i < 5000; ++i) ors += " OR a = " + std::to_string(i);
+  EXPECT_EQ(syntax_error(ors), "no error");
+  std::string in_list = "SELECT 1 IN (0";
+  for (int i = 1; i < 20000; ++i) in_list += ", " + std::to_string(i);
+  EXPECT_EQ(syntax_error(in_list + ")"), "no error");
+  std::string moderate = "SELECT " + std::string(200, '(') + "1" + std::string(200, ')');
+  EXPECT_EQ(syntax_error(moderate), "no error");
+}
+
+TEST(ParserError, ErrorsAreSyntaxErrorsWithCode) {
+  try {
+    parse_statement("SELECT * FORM t");
+    FAIL();
+  } catch (const SyntaxError& error) {
+    EXPECT_EQ(error.code(), "42601");
+    EXPECT_EQ(error.category(), ErrorCategory::kSyntax);
+    ASSERT_TRUE(error.position());
+    EXPECT_EQ(error.position()->offset, 9u);
+  }
+}
+
+}  // namespace
+}  // namespace kestrel
