@@ -33,6 +33,8 @@ class PlanBuilder {
   Open build_limit(const plan::LogicalPtr& node);
   Open build_breaker(const plan::LogicalPtr& node);
   Open build_aggregate(const plan::LogicalAggregate& agg);
+  /// The aggregation `agg` (groups and aggregates over the rows of `open`) on top of `open`.
+  Open build_distinct(Open open, const plan::LogicalAggregate& agg);
   /// A sort; with `limit` a top-N that keeps only the first limit + offset rows (the LIMIT itself stays above).
   Open build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit, uint64_t offset);
   Open build_join(const plan::LogicalJoin& join);

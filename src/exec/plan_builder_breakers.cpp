@@ -28,6 +28,10 @@ PlanBuilder::Open PlanBuilder::build_breaker(const plan::LogicalPtr& node) {
 }
 
 PlanBuilder::Open PlanBuilder::build_aggregate(const plan::LogicalAggregate& agg) {
+  return build_distinct(build(agg.children[0]), agg);
+}
+
+PlanBuilder::Open PlanBuilder::build_distinct(Open open, const plan::LogicalAggregate& agg) {
   // The aggregation reads [group keys..., aggregate arguments...] computed by a projection in front of it.
   std::vector<plan::ExprPtr> inputs = agg.groups;
   std::vector<AggregateSpec> specs;
@@ -42,7 +46,6 @@ PlanBuilder::Open PlanBuilder::build_aggregate(const plan::LogicalAggregate& agg
     }
     specs.push_back(spec);
   }
-  Open open = build(agg.children[0]);
   SchemaPtr input_schema = schema_of_exprs(inputs);
   open.operators.push_back(std::make_shared<ProjectCpu>(inputs, input_schema));
   std::vector<size_t> group_columns;

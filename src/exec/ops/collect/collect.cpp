@@ -25,11 +25,12 @@ void BatchCollector::combine(LocalState& local, ExecContext&) {
 }
 
 void BatchCollector::finalize(ExecContext&) {
+  // Several pipelines may feed one collector (UNION ALL, the unmatched rows of outer joins): each pipeline's
+  // output follows the earlier ones', in its own source order.
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
     return a.morsel != b.morsel ? a.morsel < b.morsel : a.sequence < b.sequence;
   });
-  batches_.clear();
-  batches_.reserve(entries_.size());
+  batches_.reserve(batches_.size() + entries_.size());
   for (auto& e : entries_) batches_.push_back(std::move(e.batch));
   entries_.clear();
 }

@@ -8,7 +8,8 @@
 
 namespace kestrel::exec {
 
-/// Sink that keeps every batch, ordered by (source morsel, sequence); also a Source over the result.
+/// Sink that keeps every batch, ordered by (source morsel, sequence); also a Source over the result. When several
+/// pipelines feed it one after another, each one's batches follow those of the pipelines before it.
 class BatchCollector final : public Sink, public Source {
  public:
   explicit BatchCollector(SchemaPtr schema) : schema_(std::move(schema)) {}
