@@ -109,8 +109,9 @@ class FilterPushdown {
         kept.push_back(p);
       }
     }
-    // The ON condition of a LEFT (or semi/anti/mark) join may filter the right side before the join.
-    if (!inner && join.condition &&
+    // The ON condition of a LEFT (or semi/anti/mark) join may filter the right side before the join; not for
+    // null-aware joins (NOT IN / IN), whose result depends on the right rows where the condition is NULL.
+    if (!inner && join.condition && !join.null_aware &&
         (join.join_type == JoinType::kLeft || join.join_type == JoinType::kSemi || join.join_type == JoinType::kAnti ||
          join.join_type == JoinType::kMark || join.join_type == JoinType::kSingle)) {
       std::vector<ExprPtr> stay;
