@@ -35,6 +35,17 @@ bool has_outer_reference(const Expr& e) {
   return false;
 }
 
+/// Output columns of a sub-query that the user wrote (not the correlation columns the binder added).
+size_t visible_columns(const LogicalNode& sub) {
+  size_t n = 0;
+  for (const auto& f : sub.output) n += f.name.rfind("#corr", 0) == 0 ? 0 : 1;
+  return n;
+}
+
+void require_one_column(const LogicalNode& sub, SourcePosition pos) {
+  if (visible_columns(sub) != 1) throw BinderError("sub-query must return only one column", pos, "42601");
+}
+
 const ast::Query& subquery_of(const ast::Expr& e) {
   if (e.is<ast::ScalarSubquery>()) return *e.as<ast::ScalarSubquery>().query;
   if (e.is<ast::Exists>()) return *e.as<ast::Exists>().query;
@@ -67,10 +78,7 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
   LogicalPtr sub = binder_.bind_query(subquery_of(expr), &correlation);
   bool correlated = !correlation.conjuncts.empty();
   if (expr.is<ast::ScalarSubquery>()) {
-    if (sub->output.empty()) throw BinderError("sub-query returns no columns", expr.position, "42601");
-    size_t visible = sub->output.size();
-    for (const auto& f : sub->output) visible -= f.name.rfind("#corr", 0) == 0 ? 1 : 0;
-    if (visible != 1) throw BinderError("sub-query must return only one column", expr.position, "42601");
+    require_one_column(*sub, expr.position);
     if (!correlated) {
       auto e = std::make_shared<Expr>();
       e->kind = ExprKind::kSubquery;
@@ -99,6 +107,7 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
   bool negated = false;
   if (expr.is<ast::InSubquery>()) {
     const auto& in = expr.as<ast::InSubquery>();
+    require_one_column(*sub, in.operator_position);
     negated = in.negated;
     ExprPtr operand = bind(*in.operand, ExprBindContext{ctx.scope, ctx.clause, nullptr, ctx.outer, nullptr});
     ExprPtr value = make_column_ref(width, sub->output[0].type, sub->output[0].name);
@@ -181,6 +190,7 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
       bool null_aware = false;
       if (inner->is<ast::InSubquery>()) {
         const auto& in = inner->as<ast::InSubquery>();
+        require_one_column(*sub, in.operator_position);
         negated = in.negated;
         null_aware = in.negated;
         ExprPtr operand = eb.bind(*in.operand, ExprBindContext{&scope, "WHERE", nullptr, outer, nullptr});
