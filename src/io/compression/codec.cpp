@@ -61,10 +61,11 @@ void decompress_gzip(std::span<const uint8_t> in, std::span<uint8_t> out) {
   std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&stream, inflateEnd);
   size_t in_pos = 0;
   size_t out_pos = 0;
+  uint8_t empty = 0;  // zlib rejects null buffer pointers even when their size is 0
   while (true) {
-    stream.next_in = const_cast<Bytef*>(in.data() + in_pos);
+    stream.next_in = in.empty() ? &empty : const_cast<Bytef*>(in.data() + in_pos);
     stream.avail_in = static_cast<uInt>(std::min<size_t>(in.size() - in_pos, UINT_MAX));
-    stream.next_out = out.data() + out_pos;
+    stream.next_out = out.empty() ? &empty : out.data() + out_pos;
     stream.avail_out = static_cast<uInt>(std::min<size_t>(out.size() - out_pos, UINT_MAX));
     size_t avail_in_before = stream.avail_in;
     size_t avail_out_before = stream.avail_out;
@@ -259,6 +260,7 @@ std::vector<uint8_t> compress(CompressionCodec codec, std::span<const uint8_t> i
     case CompressionCodec::kLz4Raw:
     case CompressionCodec::kLz4Hadoop: {
       if (input.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) throw InvalidInput("LZ4 input too large");
+      if (input.empty() && codec == CompressionCodec::kLz4Hadoop) return out;  // no blocks at all
       size_t header = codec == CompressionCodec::kLz4Hadoop ? 8 : 0;
       out.resize(header + static_cast<size_t>(LZ4_compressBound(static_cast<int>(input.size()))));
       int n = LZ4_compress_default(reinterpret_cast<const char*>(input.data()),

@@ -32,7 +32,9 @@ std::vector<std::string> list_files(const std::string& location) {
     int rc = ::glob(location.c_str(), GLOB_NOSORT, nullptr, &g);
     if (rc == 0) {
       for (size_t i = 0; i < g.gl_pathc; ++i) {
-        if (fs::is_regular_file(g.gl_pathv[i], ec)) files.emplace_back(g.gl_pathv[i]);
+        std::string name = fs::path(g.gl_pathv[i]).filename().string();
+        bool hidden = name.empty() || name[0] == '.' || name[0] == '_';
+        if (!hidden && fs::is_regular_file(g.gl_pathv[i], ec)) files.emplace_back(g.gl_pathv[i]);
       }
     }
     globfree(&g);

@@ -29,7 +29,7 @@ struct RowGroupRef {
 class ParquetDataset {
  public:
   /// Opens every file of `location`: a file, a folder (every `*.parquet` below it in name order, skipping names
-  /// that start with '.' or '_'), or a glob pattern (`dir/*.parquet`). Throws InvalidInput when nothing matches or
+  /// that start with '.' or '_'), or a glob pattern (`dir/*.parquet`, the same names skipped). Throws InvalidInput when nothing matches or
   /// the files' schemas disagree, and the errors of ParquetFile::open.
   static std::shared_ptr<const ParquetDataset> open(const std::string& location);
 
