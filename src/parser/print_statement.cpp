@@ -48,7 +48,13 @@ std::string setting_name(const std::string& name) {
 void SqlPrinter::print_option_value(const OptionValue& value) {
   switch (value.kind) {
     case OptionValue::Kind::kNone: return;
-    case OptionValue::Kind::kWord: out_ += quote_identifier(value.text); return;
+    case OptionValue::Kind::kWord: {
+      // Any plain word reads back as a word here, keywords included (HEADER true, SET x = on).
+      bool plain = !value.text.empty() && !(value.text[0] >= '0' && value.text[0] <= '9');
+      for (char c : value.text) plain = plain && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+      out_ += plain ? value.text : quote_identifier(value.text);
+      return;
+    }
     case OptionValue::Kind::kString: out_ += quote_string(value.text); return;
     case OptionValue::Kind::kNumber: out_ += value.text; return;
     case OptionValue::Kind::kDefault: out_ += "DEFAULT"; return;

@@ -74,7 +74,7 @@ TEST(ParserStatement, Copy) {
   EXPECT_EQ(statement_sql("COPY t TO 'f.csv' (HEADER, DELIMITER '|', ROW_GROUP_SIZE 1000)"),
             "COPY t TO 'f.csv' (HEADER, DELIMITER '|', ROW_GROUP_SIZE 1000)");
   EXPECT_EQ(statement_sql("COPY t (a, b) FROM 'f.csv' WITH (FORMAT 'csv', HEADER true)"),
-            "COPY t (a, b) FROM 'f.csv' (FORMAT 'csv', HEADER \"true\")");
+            "COPY t (a, b) FROM 'f.csv' (FORMAT 'csv', HEADER true)");
   EXPECT_EQ(statement_sql("COPY t TO 'f.csv' WITH CSV HEADER DELIMITER '|'"),
             "COPY t TO 'f.csv' (CSV, HEADER, DELIMITER '|')");
 }
@@ -99,7 +99,8 @@ TEST(ParserStatement, SettingsAndDescribe) {
   EXPECT_EQ(statement_sql("set device = 'gpu'"), "SET device = 'gpu'");
   EXPECT_EQ(statement_sql("SET x = -1.5"), "SET x = -1.5");
   EXPECT_EQ(statement_sql("SET x TO DEFAULT"), "SET x = DEFAULT");
-  EXPECT_EQ(statement_sql("SET x = true"), "SET x = \"true\"");
+  EXPECT_EQ(statement_sql("SET x = true"), "SET x = true");
+  EXPECT_EQ(statement_sql("SET x = \"Mixed\""), "SET x = \"Mixed\"");
   EXPECT_EQ(statement_sql("RESET threads"), "RESET threads");
   EXPECT_EQ(statement_sql("RESET ALL"), "RESET ALL");
   EXPECT_EQ(statement_sql("SHOW threads"), "SHOW threads");
