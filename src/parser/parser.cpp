@@ -146,10 +146,12 @@ std::vector<ast::StatementPtr> SqlParser::parse_script() {
 ast::StatementPtr SqlParser::parse_single_statement() {
   if (peek().type == TokenType::kEnd || at_operator(";")) fail_expected("a statement");
   ast::StatementPtr statement = parse_statement();
-  match_operator(";");
+  bool semicolon = match_operator(";");
+  while (match_operator(";")) {
+  }
   if (peek().type != TokenType::kEnd) {
-    fail_at(peek(), "expected the end of input after the statement, found " + describe(peek()) +
-                        " (only one statement is allowed here)");
+    if (semicolon) fail_at(peek(), "expected one statement, found a second one starting at " + describe(peek()));
+    fail_expected("the end of the statement");
   }
   return statement;
 }

@@ -37,6 +37,21 @@ TEST(ParserError, ExpectedTokens) {
   EXPECT_EQ(syntax_error("SELECT 1 /* open"), "1:10: unterminated /* comment");
 }
 
+TEST(ParserError, SingleStatement) {
+  auto error_of = [](std::string_view sql) {
+    try {
+      parse_statement(sql);
+    } catch (const SyntaxError& error) {
+      return std::to_string(error.position()->column) + ": " + error.message();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("SELECT 1; SELECT 2"), "11: expected one statement, found a second one starting at 'SELECT'");
+  EXPECT_EQ(error_of("SELECT a b c"), "12: expected the end of the statement, found 'c'");
+  EXPECT_EQ(error_of("SELECT 1;;"), "no error");
+  EXPECT_EQ(error_of("  "), "1: expected a statement, found end of input");
+}
+
 TEST(ParserError, Unsupported) {
   EXPECT_EQ(syntax_error("WITH RECURSIVE t AS (SELECT 1) SELECT * FROM t"), "1:6: WITH RECURSIVE is not supported");
   EXPECT_EQ(syntax_error("SELECT rank() OVER (ORDER BY a) FROM t"), "1:15: window functions (OVER) are not supported");
