@@ -164,4 +164,37 @@ KESTREL_HD inline int checked_mod(T a, T b, T* out) {
   return 0;
 }
 
+/// round_half_away(a * f / b) for f > 0 and b != 0 when a * f may exceed int128: the product is formed in 256
+/// bits and divided by long division. Returns true when the quotient does not fit int128.
+KESTREL_HD inline bool mul_div_round_wide(int128_t a, int128_t f, int128_t b, int128_t* out) {
+  const bool negative = (a < 0) != (b < 0);
+  const uint128_t ua = magnitude(a), uf = magnitude(f), ub = magnitude(b);
+  // 256-bit product hi:lo of ua * uf from 64-bit limbs.
+  const uint128_t mask = (uint128_t{1} << 64) - 1;
+  const uint128_t a0 = ua & mask, a1 = ua >> 64, f0 = uf & mask, f1 = uf >> 64;
+  const uint128_t p00 = a0 * f0, p01 = a0 * f1, p10 = a1 * f0, p11 = a1 * f1;
+  const uint128_t mid = (p00 >> 64) + (p01 & mask) + (p10 & mask);
+  uint128_t lo = (p00 & mask) | (mid << 64);
+  uint128_t hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+  // Long division of hi:lo by ub, one bit at a time; the remainder stays below ub.
+  uint128_t q_hi = 0, q_lo = 0, rem = 0;
+  for (int bit = 255; bit >= 0; --bit) {
+    const bool top = (rem >> 127) != 0;
+    rem = (rem << 1) | ((bit >= 128 ? (hi >> (bit - 128)) : (lo >> bit)) & 1);
+    if (top || rem >= ub) {
+      rem -= ub;
+      if (bit >= 128) {
+        q_hi |= uint128_t{1} << (bit - 128);
+      } else {
+        q_lo |= uint128_t{1} << bit;
+      }
+    }
+  }
+  if (q_hi != 0) return true;
+  if (rem >= ub - rem) ++q_lo;  // half away from zero on the magnitude
+  if (q_lo > static_cast<uint128_t>(max_of<int128_t>())) return true;
+  *out = negative ? -static_cast<int128_t>(q_lo) : static_cast<int128_t>(q_lo);
+  return false;
+}
+
 }  // namespace kestrel::numeric

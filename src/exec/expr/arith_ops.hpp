@@ -98,7 +98,11 @@ struct DecimalDiv {
   KESTREL_HD int operator()(int128_t a, int128_t b, int128_t& r) const {
     if (b == 0) return kDivisionByZero;
     int128_t num;
-    if (numeric::mul_overflow(a, factor, &num)) return kOverflow;
+    if (numeric::mul_overflow(a, factor, &num)) {
+      // a * 10^k leaves int128 although the quotient may not: divide the 256-bit product.
+      if (numeric::mul_div_round_wide(a, factor, b, &r)) return kOverflow;
+      return numeric::fits_precision(r, precision) ? kOk : kOverflow;
+    }
     r = numeric::div_round_half_away(num, b);
     return numeric::fits_precision(r, precision) ? kOk : kOverflow;
   }

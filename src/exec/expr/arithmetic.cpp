@@ -142,7 +142,7 @@ Operand negate_typed(const plan::Expr& e, const Operand& x, size_t rows, EvalCon
         raise_first_error(
             rows, valid, [&](size_t i) { return a[i] == numeric::min_of<T>(); },
             [&](size_t i) {
-              throw InvalidInput(e.type.to_string() + " overflow in -" + value_text(x, i), "22003");
+              throw InvalidInput(e.type.to_string() + " overflow in -(" + value_text(x, i) + ")", "22003");
             });
       }
       return Operand{out, x.constant};
