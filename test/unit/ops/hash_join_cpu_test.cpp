@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "exec/ops/common/join_condition.hpp"
 #include "exec/ops/hash_join/hash_join.hpp"
 #include "join_test_util.hpp"
 
@@ -215,6 +216,34 @@ TEST(HashJoinCpu, SkewedKeysAndBoundedOutputBatches) {
       expect_same_rows(run_hash_join(j, {threads, false, 23, 100, &batches}), expected, "skew");
       for (const auto& b : batches) EXPECT_LE(b.num_rows(), 100u);
     }
+  }
+}
+
+TEST(HashJoinCpu, ResidualConditionFromABoundExpression) {
+  RefJoin j;
+  j.left_types = {TypeId::kVarchar, TypeId::kInteger};
+  j.right_types = {TypeId::kVarchar, TypeId::kInteger};
+  j.left = keyed_rows({TypeId::kVarchar}, 70, 9, 0.1);
+  j.right = keyed_rows({TypeId::kVarchar}, 40, 10, 0.1);
+  j.left_keys = {0};
+  j.right_keys = {0};
+  j.condition = less_than(1, 1, 0);
+  // left.c1 < right.c1 as a plan expression over [left c0, left c1, right c0, right c1].
+  auto expr = plan::make_function(plan::ScalarFunction::kLess, TypeId::kBoolean,
+                                  {plan::make_column_ref(1, TypeId::kInteger, "l"),
+                                   plan::make_column_ref(3, TypeId::kInteger, "r")});
+  for (JoinType t : {JoinType::kInner, JoinType::kLeft, JoinType::kAnti, JoinType::kMark}) {
+    j.type = t;
+    auto build = std::make_shared<HashJoinBuild>(make_schema(j.right_types), j.right_keys);
+    JoinSpec spec;
+    spec.type = t;
+    spec.condition = make_join_condition(expr);
+    auto probe = std::make_shared<HashJoinProbe>(build, make_schema(j.left_types), j.left_keys, spec);
+    auto collector = std::make_shared<BatchCollector>(probe->output_schema());
+    std::vector<Pipeline> p(2);
+    p[0] = {std::make_shared<BatchSource>(make_batches(j.right_types, j.right, 9, true)), {}, build, {}};
+    p[1] = {std::make_shared<BatchSource>(make_batches(j.left_types, j.left, 9, false)), {probe}, collector, {0}};
+    expect_same_rows(run_and_collect(std::move(p), collector, 4), reference_join(j), "expression condition");
   }
 }
 
