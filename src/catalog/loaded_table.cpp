@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "common/check.hpp"
+#include "catalog/parquet_table.hpp"
 #include "io/csv/csv_reader.hpp"
 
 namespace kestrel::catalog {
@@ -89,7 +90,7 @@ TablePtr open_file_table(const std::string& name, const std::string& path) {
     options.header = false;
     return csv_table(name, path, options);
   }
-  if (ext == ".parquet") return open_table_function("read_parquet", path, {});
+  if (ext == ".parquet") return std::make_shared<ParquetTable>(name, io::ParquetDataset::open(path));
   return nullptr;
 }
 
@@ -101,7 +102,11 @@ TablePtr open_table_function(const std::string& function, const std::string& pat
     return csv_table(fs::path(path).stem().string(), path, csv);
   }
   if (function == "read_parquet") {
-    throw NotImplemented("reading Parquet files is not wired into SQL yet");
+    if (!options.empty()) {
+      throw BinderError("read_parquet has no option '" + options.front().first + "'", std::nullopt, "42883");
+    }
+    std::string name = fs::path(path).stem().string();
+    return std::make_shared<ParquetTable>(name.empty() ? "read_parquet" : name, io::ParquetDataset::open(path));
   }
   throw BinderError("table function " + function + " does not exist", std::nullopt, "42883");
 }

@@ -52,6 +52,41 @@ ExprPtr make_conjunction(const std::vector<ExprPtr>& conjuncts) {
   return make_node(ExprKind::kAnd, TypeId::kBoolean, conjuncts);
 }
 
+ExprPtr factor_or(const ExprPtr& expr) {
+  if (expr->kind != ExprKind::kOr || expr->children.size() < 2) return expr;
+  std::vector<std::vector<ExprPtr>> branches;
+  for (const auto& c : expr->children) branches.push_back(split_conjuncts(c));
+  std::vector<ExprPtr> common;
+  for (const auto& candidate : branches[0]) {
+    std::string key = candidate->to_string();
+    bool everywhere = true;
+    for (size_t b = 1; b < branches.size() && everywhere; ++b) {
+      bool found = false;
+      for (const auto& e : branches[b]) found |= e->to_string() == key;
+      everywhere = found;
+    }
+    bool seen = false;
+    for (const auto& c : common) seen |= c->to_string() == key;
+    if (everywhere && !seen) common.push_back(candidate);
+  }
+  if (common.empty()) return expr;
+  std::vector<ExprPtr> rests;
+  bool some_branch_empty = false;
+  for (const auto& branch : branches) {
+    std::vector<ExprPtr> rest;
+    for (const auto& e : branch) {
+      bool shared = false;
+      for (const auto& c : common) shared |= c->to_string() == e->to_string();
+      if (!shared) rest.push_back(e);
+    }
+    some_branch_empty |= rest.empty();
+    rests.push_back(make_conjunction(rest));
+  }
+  // A branch that was only the shared conjuncts makes the remaining OR true.
+  if (!some_branch_empty) common.push_back(make_node(ExprKind::kOr, TypeId::kBoolean, rests));
+  return make_conjunction(common);
+}
+
 bool is_constant_expr(const Expr& expr) {
   if (expr.kind == ExprKind::kColumnRef) return false;
   for (const auto& c : expr.children) {

@@ -19,6 +19,10 @@ ExprPtr substitute_columns(const ExprPtr& expr, const std::vector<ExprPtr>& repl
 std::vector<ExprPtr> split_conjuncts(const ExprPtr& expr);
 /// AND of `conjuncts` (null when empty, the single one when one).
 ExprPtr make_conjunction(const std::vector<ExprPtr>& conjuncts);
+/// For an OR whose every branch shares some conjuncts, the AND of those shared conjuncts and the OR of what is left
+/// of each branch (`(a AND b) OR (a AND c)` -> `a AND (b OR c)`), so the shared part can become a join key or be
+/// pushed down; other expressions are returned as they are.
+ExprPtr factor_or(const ExprPtr& expr);
 /// True when `expr` has no column references (it can be evaluated once).
 bool is_constant_expr(const Expr& expr);
 

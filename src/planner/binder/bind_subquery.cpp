@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -168,9 +169,34 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
   } else {
     conjuncts.push_back(&where);
   }
+  // Conjuncts without sub-queries first: they filter the plan that sub-queries then join to (and that a domain of
+  // correlated values is computed from).
+  auto has_subquery = [](const ast::Expr& e) {
+    bool found = false;
+    std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& x) {
+      if (x.is<ast::ScalarSubquery>() || x.is<ast::Exists>() || x.is<ast::InSubquery>() ||
+          x.is<ast::QuantifiedComparison>()) {
+        found = true;
+      }
+      if (!found) ast::for_each_child(x, visit);
+    };
+    visit(e);
+    return found;
+  };
+  std::stable_partition(conjuncts.begin(), conjuncts.end(), [&](const ast::Expr* c) { return !has_subquery(*c); });
   std::vector<ExprPtr> filters;
   const Scope* outer = correlation != nullptr ? correlation->outer : nullptr;
+  auto flush_filters = [&] {
+    if (filters.empty()) return;
+    auto filter = std::make_shared<LogicalFilter>();
+    filter->predicate = make_conjunction(filters);
+    filter->output = plan->output;
+    filter->children = {plan};
+    plan = filter;
+    filters.clear();
+  };
   for (const ast::Expr* c : conjuncts) {
+    if (has_subquery(*c)) flush_filters();
     // EXISTS / NOT EXISTS / [NOT] IN (sub-query) at the top of WHERE become semi and anti joins.
     const ast::Expr* inner = c;
     bool negated = false;
@@ -216,13 +242,7 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
       }
     }
   }
-  if (!filters.empty()) {
-    auto filter = std::make_shared<LogicalFilter>();
-    filter->predicate = make_conjunction(filters);
-    filter->output = plan->output;
-    filter->children = {plan};
-    plan = filter;
-  }
+  flush_filters();
   return plan;
 }
 

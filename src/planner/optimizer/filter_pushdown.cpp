@@ -15,13 +15,22 @@ class FilterPushdown {
   /// Pushes `preds` (over `node`'s output) into `node`; returns the rewritten node.
   LogicalPtr push(LogicalPtr node, std::vector<ExprPtr> preds) {
     if (parents_[node.get()] > 1) {
-      // A shared sub-plan stays as it is; optimize inside it once, on its own.
-      if (visited_shared_.insert(node.get()).second) rewrite_children(*node);
-      return wrap(node, preds);
+      // A shared sub-plan is optimized once, on its own; every parent then reads the rewritten plan, and the
+      // parents' predicates stay above it.
+      auto it = shared_.find(node.get());
+      if (it == shared_.end()) it = shared_.emplace(node.get(), push_unshared(node, {})).first;
+      return wrap(it->second, preds);
     }
+    return push_unshared(std::move(node), std::move(preds));
+  }
+
+ private:
+  LogicalPtr push_unshared(LogicalPtr node, std::vector<ExprPtr> preds) {
     switch (node->kind) {
       case NodeKind::kFilter: {
-        for (auto& c : split_conjuncts(node->as<LogicalFilter>().predicate)) preds.push_back(c);
+        for (auto& c : split_conjuncts(node->as<LogicalFilter>().predicate)) {
+          for (auto& f : split_conjuncts(factor_or(c))) preds.push_back(f);
+        }
         return push(node->children[0], preds);
       }
       case NodeKind::kProject: return push_project(node, preds);
@@ -42,7 +51,6 @@ class FilterPushdown {
     }
   }
 
- private:
   void rewrite_children(LogicalNode& node) {
     for (auto& c : node.children) c = push(c, {});
   }
@@ -85,7 +93,9 @@ class FilterPushdown {
     size_t left_width = join.children[0]->output.size();
     bool inner = join.join_type == JoinType::kInner || join.join_type == JoinType::kCross;
     if (inner && join.condition) {
-      for (auto& c : split_conjuncts(join.condition)) preds.push_back(c);
+      for (auto& c : split_conjuncts(join.condition)) {
+        for (auto& f : split_conjuncts(factor_or(c))) preds.push_back(f);
+      }
       join.condition = nullptr;
     }
     std::vector<ExprPtr> left, right, both, kept;
@@ -137,7 +147,7 @@ class FilterPushdown {
   }
 
   std::map<const LogicalNode*, int> parents_;
-  std::set<const LogicalNode*> visited_shared_;
+  std::map<const LogicalNode*, LogicalPtr> shared_;
 };
 
 }  // namespace

@@ -1,0 +1,31 @@
+#pragma once
+/// A table over a Parquet dataset (a file, a folder of files or a glob): one morsel per row group that survives
+/// min/max pruning; statistics from the files' footers.
+
+#include "catalog/table.hpp"
+#include "io/parquet/parquet_dataset.hpp"
+
+namespace kestrel::catalog {
+
+class ParquetTable final : public Table {
+ public:
+  ParquetTable(std::string name, io::ParquetDatasetPtr dataset);
+
+  TableKind kind() const override { return TableKind::kParquet; }
+  std::string source_description() const override;
+  std::vector<size_t> plan_scan(const ScanSpec& spec) const override;
+  Batch read_morsel(size_t morsel, const ScanSpec& spec) const override;
+  TableStatistics statistics() const override;
+
+  const io::ParquetDatasetPtr& dataset() const { return dataset_; }
+
+ private:
+  io::ParquetDatasetPtr dataset_;
+  std::vector<io::RowGroupRef> row_groups_;  ///< every row group, in dataset order; morsels index it
+  /// Row groups decoded one per driver when there are enough of them; otherwise a row group's columns decode in
+  /// parallel.
+  size_t decode_threads_ = 1;
+  TableStatistics statistics_;
+};
+
+}  // namespace kestrel::catalog
