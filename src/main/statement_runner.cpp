@@ -63,6 +63,7 @@ void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, 
 
 /// Runs a bound plan and returns its rows.
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel) {
+  plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;

@@ -1,5 +1,7 @@
 #include "planner/logical_plan.hpp"
 
+#include <map>
+
 namespace kestrel::plan {
 
 namespace {
@@ -154,6 +156,43 @@ void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>&
     case NodeKind::kLimit:
     case NodeKind::kSetOp: break;
   }
+}
+
+}  // namespace kestrel::plan
+
+namespace kestrel::plan {
+
+namespace {
+
+LogicalPtr copy_node(const LogicalNode& node) {
+  switch (node.kind) {
+    case NodeKind::kGet: return std::make_shared<LogicalGet>(node.as<LogicalGet>());
+    case NodeKind::kValues: return std::make_shared<LogicalValues>(node.as<LogicalValues>());
+    case NodeKind::kFilter: return std::make_shared<LogicalFilter>(node.as<LogicalFilter>());
+    case NodeKind::kProject: return std::make_shared<LogicalProject>(node.as<LogicalProject>());
+    case NodeKind::kAggregate: return std::make_shared<LogicalAggregate>(node.as<LogicalAggregate>());
+    case NodeKind::kJoin: return std::make_shared<LogicalJoin>(node.as<LogicalJoin>());
+    case NodeKind::kSort: return std::make_shared<LogicalSort>(node.as<LogicalSort>());
+    case NodeKind::kLimit: return std::make_shared<LogicalLimit>(node.as<LogicalLimit>());
+    case NodeKind::kSetOp: return std::make_shared<LogicalSetOp>(node.as<LogicalSetOp>());
+  }
+  return nullptr;
+}
+
+LogicalPtr clone_into(const LogicalPtr& node, std::map<const LogicalNode*, LogicalPtr>& done) {
+  auto it = done.find(node.get());
+  if (it != done.end()) return it->second;
+  LogicalPtr copy = copy_node(*node);
+  for (auto& child : copy->children) child = clone_into(child, done);
+  done[node.get()] = copy;
+  return copy;
+}
+
+}  // namespace
+
+LogicalPtr clone_plan(const LogicalPtr& plan) {
+  std::map<const LogicalNode*, LogicalPtr> done;
+  return clone_into(plan, done);
 }
 
 }  // namespace kestrel::plan

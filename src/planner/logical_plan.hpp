@@ -170,3 +170,12 @@ namespace kestrel::plan {
 void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>& visit);
 
 }  // namespace kestrel::plan
+
+namespace kestrel::plan {
+
+/// A deep copy of the plan's nodes (expressions are immutable and shared). Nodes shared within the plan stay shared
+/// in the copy. The optimizer rewrites nodes in place, so a plan that is also part of another plan (a CTE read by
+/// a scalar sub-query and by the main query) is copied before it is optimized on its own.
+LogicalPtr clone_plan(const LogicalPtr& plan);
+
+}  // namespace kestrel::plan

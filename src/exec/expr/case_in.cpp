@@ -60,7 +60,13 @@ Operand eval_on_rows(const plan::Expr& e, const Batch& input, const std::vector<
   collect_columns(e, used);
   std::vector<ColumnPtr> columns(input.num_columns());
   for (size_t c = 0; c < columns.size(); ++c) {
-    if (used[c]) columns[c] = gather_rows(*input.column(c), rows.data(), rows.size(), ctx.memory());
+    if (used[c]) {
+      columns[c] = gather_rows(*input.column(c), rows.data(), rows.size(), ctx.memory());
+    } else {
+      // The expression never reads this column: a placeholder of the right length without buffers.
+      columns[c] = Column::from_buffers(input.column(c)->type(), ColumnEncoding::kPlain, rows.size(), 0, nullptr,
+                                        nullptr, nullptr, nullptr);
+    }
   }
   Batch subset(input.schema(), std::move(columns), rows.size(), gpu::MemoryKind::kHost);
   return eval_operand(e, subset, ctx);
