@@ -27,12 +27,26 @@ std::shared_ptr<RandomAccessFile> RandomAccessFile::open(const std::string& path
   return std::shared_ptr<RandomAccessFile>(new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
 }
 
-RandomAccessFile::~RandomAccessFile() { ::close(fd_); }
+std::shared_ptr<RandomAccessFile> RandomAccessFile::from_memory(std::string name,
+                                                                std::shared_ptr<const std::vector<uint8_t>> bytes) {
+  uint64_t size = bytes->size();
+  std::shared_ptr<RandomAccessFile> f(new RandomAccessFile(std::move(name), -1, size));
+  f->memory_ = std::move(bytes);
+  return f;
+}
+
+RandomAccessFile::~RandomAccessFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
 void RandomAccessFile::read(uint64_t offset, size_t length, uint8_t* out) const {
   if (offset > size_ || length > size_ - offset) {
     throw InvalidInput("read of " + std::to_string(length) + " bytes at " + std::to_string(offset) +
                        " is outside the file of " + std::to_string(size_) + " bytes");
+  }
+  if (memory_) {
+    if (length > 0) std::memcpy(out, memory_->data() + offset, length);
+    return;
   }
   size_t done = 0;
   while (done < length) {

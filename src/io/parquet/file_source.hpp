@@ -5,13 +5,18 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kestrel::io::parquet {
 
-/// A read-only local file read with pread(2). Open failures and short reads throw IoError naming the file.
+/// A read-only local file read with pread(2), or bytes already in memory. Open failures and short reads throw
+/// IoError naming the file.
 class RandomAccessFile {
  public:
   static std::shared_ptr<RandomAccessFile> open(const std::string& path);
+  /// Bytes in memory presented as a file called `name` (fuzzing, tests, files fetched from elsewhere).
+  static std::shared_ptr<RandomAccessFile> from_memory(std::string name,
+                                                       std::shared_ptr<const std::vector<uint8_t>> bytes);
   ~RandomAccessFile();
   RandomAccessFile(const RandomAccessFile&) = delete;
   RandomAccessFile& operator=(const RandomAccessFile&) = delete;
@@ -25,8 +30,9 @@ class RandomAccessFile {
   RandomAccessFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
 
   std::string path_;
-  int fd_;
+  int fd_;  ///< -1 for memory
   uint64_t size_;
+  std::shared_ptr<const std::vector<uint8_t>> memory_;
 };
 
 }  // namespace kestrel::io::parquet

@@ -53,9 +53,19 @@ std::string ParquetFile::prefix() const { return "Parquet file '" + path_ + "': 
 uint64_t ParquetFile::file_size() const { return file_->size(); }
 
 std::shared_ptr<const ParquetFile> ParquetFile::open(const std::string& path) {
+  return open_source(path, parquet::RandomAccessFile::open(path));
+}
+
+std::shared_ptr<const ParquetFile> ParquetFile::open_buffer(const std::string& name,
+                                                            std::shared_ptr<const std::vector<uint8_t>> bytes) {
+  return open_source(name, parquet::RandomAccessFile::from_memory(name, std::move(bytes)));
+}
+
+std::shared_ptr<const ParquetFile> ParquetFile::open_source(const std::string& path,
+                                                            std::shared_ptr<parquet::RandomAccessFile> source) {
   std::shared_ptr<ParquetFile> f(new ParquetFile());
   f->path_ = path;
-  f->file_ = parquet::RandomAccessFile::open(path);
+  f->file_ = std::move(source);
   uint64_t size = f->file_->size();
   if (size < kMagicSize + kTailSize) {
     throw InvalidInput(f->prefix() + "too small to be a Parquet file (" + std::to_string(size) + " bytes)");
@@ -92,6 +102,23 @@ std::shared_ptr<const ParquetFile> ParquetFile::open(const std::string& path) {
                          " column chunks, the schema has " + std::to_string(f->mapping_.num_leaves) + " columns");
     }
     if (rg.num_rows < 0) throw InvalidInput(f->prefix() + "row group " + std::to_string(g) + " has a negative row count");
+  }
+  // Column chunks of a valid file are disjoint pieces of it: claims beyond its size are corrupt, and refusing them
+  // keeps a crafted footer from making every chunk re-read the whole file.
+  uint64_t claimed = 0;
+  for (const parquet::RowGroup& rg : f->metadata_.row_groups) {
+    for (const parquet::ColumnChunk& chunk : rg.columns) {
+      if (!chunk.meta_data) continue;
+      int64_t n = chunk.meta_data->total_compressed_size;
+      if (n < 0 || static_cast<uint64_t>(n) > size) {
+        throw InvalidInput(f->prefix() + "a column chunk claims " + std::to_string(n) + " bytes");
+      }
+      claimed += static_cast<uint64_t>(n);
+    }
+  }
+  if (claimed > size) {
+    throw InvalidInput(f->prefix() + "its column chunks claim " + std::to_string(claimed) + " bytes, more than the " +
+                       std::to_string(size) + " of the file");
   }
   std::vector<Field> fields;
   for (size_t i = 0; i < f->mapping_.columns.size(); ++i) {

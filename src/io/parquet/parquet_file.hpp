@@ -50,6 +50,9 @@ class ParquetFile {
   /// Opens `path` and decodes its footer. Throws IoError when it cannot be read, InvalidInput (naming the file)
   /// when it is not valid Parquet, NotImplemented for encrypted files.
   static std::shared_ptr<const ParquetFile> open(const std::string& path);
+  /// The same over bytes in memory, reported as file `name` in messages (fuzzing, tests, fetched files).
+  static std::shared_ptr<const ParquetFile> open_buffer(const std::string& name,
+                                                        std::shared_ptr<const std::vector<uint8_t>> bytes);
 
   const std::string& path() const { return path_; }
   uint64_t file_size() const;
@@ -89,6 +92,8 @@ class ParquetFile {
 
  private:
   ParquetFile() = default;
+  static std::shared_ptr<const ParquetFile> open_source(const std::string& path,
+                                                        std::shared_ptr<parquet::RandomAccessFile> source);
   /// "Parquet file 'path': " (every message about this file starts so).
   std::string prefix() const;
   const parquet::ColumnMetaData& chunk_metadata(size_t row_group, size_t column) const;
