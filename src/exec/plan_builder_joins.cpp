@@ -2,6 +2,7 @@
 #include "exec/ops/hash_join/hash_join.hpp"
 #include "exec/ops/nested_loop_join/nested_loop_join.hpp"
 #include "exec/ops/project/project.hpp"
+#include "exec/ops/set_ops/set_op.hpp"
 #include "exec/plan_builder.hpp"
 #include "planner/expression_utils.hpp"
 
@@ -123,7 +124,11 @@ PlanBuilder::Open PlanBuilder::build_join(const plan::LogicalJoin& join) {
 
 PlanBuilder::Open PlanBuilder::build_set_op(const plan::LogicalSetOp& op) {
   if (op.op != plan::SetOpKind::kUnion) {
-    throw NotImplemented("the CPU operator for '" + op.label() + "' is not wired yet");
+    // INTERSECT / EXCEPT [ALL]: both inputs count their rows into one state, read when both have finished.
+    auto state = std::make_shared<SetOpState>(schema_of(op), op.op, op.all);
+    size_t left = finish(build(op.children[0]), std::make_shared<SetOpSink>(state, 0));
+    size_t right = finish(build(op.children[1]), std::make_shared<SetOpSink>(state, 1));
+    return Open{std::make_shared<SetOpSource>(state), {}, {left, right}};
   }
   // UNION ALL: both inputs feed one collector; UNION then removes duplicates with a grouping on every column.
   auto collector = std::make_shared<BatchCollector>(schema_of(op));
