@@ -73,16 +73,48 @@ KESTREL_HD inline bool mul_overflow(T a, T b, T* out) {
     return false;
   }
 #else
+  if constexpr (std::is_same_v<T, int128_t>) {
+    // Decimal products mostly have int64-sized factors, whose product cannot overflow: skip the slow check.
+    if (a == static_cast<int64_t>(a) && b == static_cast<int64_t>(b)) {
+      *out = a * b;
+      return false;
+    }
+  }
   return __builtin_mul_overflow(a, b, out);
 #endif
 }
 
-/// 10^e for e in 0..38 (0..18 for int64).
+namespace detail {
+
+/// 10^0 .. 10^38, built at compile time.
+struct Pow10Table {
+  int128_t value[39];
+  constexpr Pow10Table() : value() {
+    value[0] = 1;
+    for (int i = 1; i < 39; ++i) value[i] = value[i - 1] * 10;
+  }
+};
+
+inline constexpr Pow10Table kPow10Table{};
+
+}  // namespace detail
+
+/// 10^e for e in 0..38 (0..18 for int64). A table lookup on the host (hot in every decimal kernel); a loop in
+/// device code, where the GPU kernels keep their own table in constant memory when it matters.
 template <typename T = int128_t>
 KESTREL_HD constexpr T pow10(int e) {
+#if defined(__CUDA_ARCH__)
   T r = 1;
   for (int i = 0; i < e; ++i) r *= 10;
   return r;
+#else
+  if (std::is_constant_evaluated()) {
+    T r = 1;
+    for (int i = 0; i < e; ++i) r *= 10;
+    return r;
+  }
+  return static_cast<T>(detail::kPow10Table.value[e]);
+#endif
 }
 
 /// |v| as an unsigned 128-bit value (defined for the minimum too).

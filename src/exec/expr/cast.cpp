@@ -84,6 +84,14 @@ Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, E
   if (target.id() == TypeId::kVarchar) return cast_to_string(in, rows, ctx);
   if (source.id() == TypeId::kVarchar) return cast_from_string(in, target, rows, ctx);
   const TypeId s = source.id(), t = target.id();
+  if (s == TypeId::kDecimal && t == TypeId::kDecimal && source.scale() == target.scale() &&
+      source.precision() <= target.precision() && source.physical_width() == target.physical_width()) {
+    // Only the declared precision grows: the same buffers under the new type.
+    const Column& c = *in.column;
+    return Operand{Column::from_buffers(target, ColumnEncoding::kPlain, c.length(), c.null_count(), c.validity(),
+                                        c.values(), nullptr, nullptr),
+                   in.constant};
+  }
   if (s == TypeId::kDate && t == TypeId::kTimestamp) {
     return convert<int32_t, int64_t>(in, target, rows, ops::DateToTimestamp{}, ctx);
   }

@@ -68,8 +68,18 @@ void compare_typed(const Operand& x, const Operand& y, uint8_t* out, size_t rows
     using T = decltype(tag);
     const T* xd = x.data<T>();
     const T* yd = y.data<T>();
-    auto get = [&](const Operand& o, size_t i) { return comparable((&o == &x ? xd : yd)[i]); };
-    compare_loop<F>(x, y, out, rows, get);
+    if constexpr (std::is_same_v<T, Interval>) {
+      auto get = [&](const Operand& o, size_t i) { return comparable((&o == &x ? xd : yd)[i]); };
+      compare_loop<F>(x, y, out, rows, get);
+    } else if (x.constant && !y.constant) {
+      const T a = xd[0];
+      for (size_t i = 0; i < rows; ++i) out[i] = compare_values<F>(a, yd[i]);
+    } else if (!x.constant && y.constant) {
+      const T bv = yd[0];
+      for (size_t i = 0; i < rows; ++i) out[i] = compare_values<F>(xd[i], bv);
+    } else {
+      for (size_t i = 0; i < rows; ++i) out[i] = compare_values<F>(xd[i], yd[i]);
+    }
   });
 }
 

@@ -114,19 +114,34 @@ bool LikeMatcher::match_general(std::string_view s) const {
   }
   size_t tail_start = s.size();
   if (!trailing_percent_ && last > first) {
-    // The last segment is anchored at the end: it starts `chars` characters before the end.
+    // The last segment is anchored at the end: it starts `chars` characters before the end (for a plain
+    // literal, simply its byte length before the end).
     const Segment& tail = segments_.back();
-    const size_t total = utf8::length(s.data(), s.size());
-    if (total < tail.chars) return false;
-    tail_start = utf8::offset_of(s.data(), s.size(), total - tail.chars);
+    if (tail.literal_only()) {
+      const std::string& lit = tail.pieces[0].literal;
+      if (s.size() < lit.size()) return false;
+      tail_start = s.size() - lit.size();
+    } else {
+      const size_t total = utf8::length(s.data(), s.size());
+      if (total < tail.chars) return false;
+      tail_start = utf8::offset_of(s.data(), s.size(), total - tail.chars);
+    }
     if (tail_start < pos || match_at(tail, s, tail_start) != s.size()) return false;
     --last;
   }
   // Middle segments: leftmost match of each, in order, before the anchored tail.
+  const std::string_view window = s.substr(0, tail_start);
   for (size_t k = first; k < last; ++k) {
+    const Segment& seg = segments_[k];
+    if (seg.literal_only()) {
+      const size_t at = window.find(seg.pieces[0].literal, pos);
+      if (at == std::string_view::npos) return false;
+      pos = at + seg.pieces[0].literal.size();
+      continue;
+    }
     bool found = false;
     for (size_t at = pos; at <= tail_start; at += at < s.size() ? utf8::char_bytes(static_cast<uint8_t>(s[at])) : 1) {
-      const size_t end = match_at(segments_[k], s.substr(0, tail_start), at);
+      const size_t end = match_at(seg, window, at);
       if (end != std::string_view::npos) {
         pos = end;
         found = true;

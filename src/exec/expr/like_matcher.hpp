@@ -36,6 +36,7 @@ class LikeMatcher {
   struct Segment {
     std::vector<Piece> pieces;
     size_t chars = 0;  ///< characters the segment matches (literal code points + `_`s)
+    bool literal_only() const { return pieces.size() == 1 && !pieces[0].any_char; }
   };
 
   /// Matches `seg` at byte `pos` of `s`; the end byte, or npos.
