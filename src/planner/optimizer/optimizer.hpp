@@ -19,6 +19,11 @@ LogicalPtr push_down_filters(LogicalPtr plan);
 /// residual condition, so joins run as hash joins.
 void extract_join_keys(LogicalNode& plan);
 
+/// Join ordering: each region of inner joins is rebuilt as a left-deep tree that starts from the largest input
+/// and adds, among the inputs connected to it by a condition, the one estimated to keep the fewest rows (build
+/// sides are the added inputs); estimates come from table row counts and rough filter selectivities.
+LogicalPtr order_joins(LogicalPtr plan);
+
 /// Projection pruning: every node produces only the columns its parents read, so scans read only the columns a
 /// query uses. The root keeps all its outputs.
 LogicalPtr prune_projections(LogicalPtr plan);

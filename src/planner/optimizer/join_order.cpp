@@ -1,0 +1,259 @@
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "planner/expression_utils.hpp"
+#include "planner/optimizer/optimizer.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+/// Fraction of rows a filter conjunct keeps (rough, by shape).
+double selectivity(const Expr& e) {
+  if (e.kind == ExprKind::kFunction) {
+    switch (e.function) {
+      case ScalarFunction::kEqual: return 0.1;
+      case ScalarFunction::kLike: return 0.1;
+      case ScalarFunction::kNotEqual:
+      case ScalarFunction::kNotLike: return 0.9;
+      default: return 0.4;
+    }
+  }
+  if (e.kind == ExprKind::kInList) return 0.2;
+  if (e.kind == ExprKind::kAnd) {
+    double s = 1;
+    for (const auto& c : e.children) s *= selectivity(*c);
+    return s;
+  }
+  return 0.5;
+}
+
+bool is_region_join(const LogicalNode& n) {
+  if (n.kind != NodeKind::kJoin) return false;
+  auto t = n.as<LogicalJoin>().join_type;
+  return (t == JoinType::kInner || t == JoinType::kCross) && n.as<LogicalJoin>().left_keys.empty();
+}
+
+class JoinOrder {
+ public:
+  explicit JoinOrder(std::map<const LogicalNode*, int> parents) : parents_(std::move(parents)) {}
+
+  /// Estimated rows of a node's output, and the fraction its filters keep of the base table (scans only).
+  double estimate(const LogicalNode& n) {
+    auto it = estimates_.find(&n);
+    if (it != estimates_.end()) return it->second;
+    double rows = 1000;
+    switch (n.kind) {
+      case NodeKind::kGet: {
+        const auto& get = n.as<LogicalGet>();
+        auto stats = get.table->statistics();
+        rows = stats.row_count ? static_cast<double>(*stats.row_count) : 1e6;
+        for (const auto& f : get.filters) rows *= selectivity(*f);
+        break;
+      }
+      case NodeKind::kValues: rows = static_cast<double>(n.as<LogicalValues>().rows.size()); break;
+      case NodeKind::kFilter: rows = estimate(*n.children[0]) * selectivity(*n.as<LogicalFilter>().predicate); break;
+      case NodeKind::kAggregate:
+        rows = n.as<LogicalAggregate>().groups.empty() ? 1 : estimate(*n.children[0]) * 0.5;
+        break;
+      case NodeKind::kJoin: {
+        const auto& j = n.as<LogicalJoin>();
+        double l = estimate(*n.children[0]), r = estimate(*n.children[1]);
+        if (j.join_type == JoinType::kCross && !j.condition) {
+          rows = l * r;
+        } else if (j.join_type == JoinType::kSemi || j.join_type == JoinType::kAnti ||
+                   j.join_type == JoinType::kMark || j.join_type == JoinType::kSingle) {
+          rows = l;
+        } else {
+          rows = std::max(l, r);
+        }
+        break;
+      }
+      case NodeKind::kLimit: {
+        const auto& lim = n.as<LogicalLimit>();
+        rows = std::min(estimate(*n.children[0]), lim.limit ? static_cast<double>(*lim.limit) : 1e18);
+        break;
+      }
+      default: rows = n.children.empty() ? 1000 : estimate(*n.children[0]); break;
+    }
+    rows = std::max(rows, 1.0);
+    estimates_[&n] = rows;
+    return rows;
+  }
+
+  /// The base rows of a scan (before its filters); the estimate for anything else.
+  double base_rows(const LogicalNode& n) {
+    if (n.kind == NodeKind::kGet) {
+      auto stats = n.as<LogicalGet>().table->statistics();
+      return stats.row_count ? std::max(1.0, static_cast<double>(*stats.row_count)) : 1e6;
+    }
+    return estimate(n);
+  }
+
+  LogicalPtr rewrite(LogicalPtr node) {
+    if (parents_[node.get()] > 1) {
+      auto it = shared_.find(node.get());
+      if (it != shared_.end()) return it->second;
+      LogicalPtr done = rewrite_unshared(node);
+      shared_[node.get()] = done;
+      return done;
+    }
+    return rewrite_unshared(node);
+  }
+
+ private:
+  struct Leaf {
+    LogicalPtr plan;
+    size_t offset;  ///< first column in the region's original column order
+    double rows;
+    double selectivity;
+  };
+
+  LogicalPtr rewrite_unshared(LogicalPtr node) {
+    if (!is_region_join(*node)) {
+      for (auto& c : node->children) c = rewrite(c);
+      return node;
+    }
+    std::vector<Leaf> leaves;
+    std::vector<ExprPtr> conjuncts;
+    collect(node, 0, leaves, conjuncts);
+    if (leaves.size() < 3) {
+      for (auto& c : node->children) c = rewrite(c);
+      return node;
+    }
+    for (auto& leaf : leaves) {
+      leaf.plan = rewrite(leaf.plan);
+      leaf.rows = estimate(*leaf.plan);
+      leaf.selectivity = std::min(1.0, leaf.rows / base_rows(*leaf.plan));
+    }
+    return reorder(node, leaves, conjuncts);
+  }
+
+  /// Collects the leaves of a region of inner joins (in column order) and its conditions over region columns.
+  void collect(const LogicalPtr& node, size_t offset, std::vector<Leaf>& leaves, std::vector<ExprPtr>& conjuncts) {
+    if (!is_region_join(*node) || (parents_[node.get()] > 1)) {
+      leaves.push_back({node, offset, 0, 1});
+      return;
+    }
+    const auto& j = node->as<LogicalJoin>();
+    if (j.condition) {
+      for (auto& c : split_conjuncts(j.condition)) {
+        conjuncts.push_back(remap_columns(c, [&](size_t i) { return i + offset; }));
+      }
+    }
+    collect(node->children[0], offset, leaves, conjuncts);
+    collect(node->children[1], offset + node->children[0]->output.size(), leaves, conjuncts);
+  }
+
+  /// Which leaf holds region column `c`.
+  static size_t leaf_of(const std::vector<Leaf>& leaves, size_t c) {
+    for (size_t i = leaves.size(); i-- > 0;) {
+      if (c >= leaves[i].offset) return i;
+    }
+    return 0;
+  }
+
+  LogicalPtr reorder(const LogicalPtr& original, const std::vector<Leaf>& leaves, std::vector<ExprPtr> conjuncts) {
+    size_t n = leaves.size();
+    std::vector<std::set<size_t>> conjunct_leaves;
+    for (const auto& c : conjuncts) {
+      std::set<size_t> s;
+      for (size_t col : referenced_columns(*c)) s.insert(leaf_of(leaves, col));
+      conjunct_leaves.push_back(s);
+    }
+    // Start from the largest input; then add, among the inputs connected to what is joined so far, the one that
+    // keeps the fewest rows (its filter selectivity), as the build side.
+    std::vector<size_t> order;
+    std::vector<bool> used(n, false);
+    size_t first = 0;
+    for (size_t i = 1; i < n; ++i) {
+      if (leaves[i].rows > leaves[first].rows) first = i;
+    }
+    order.push_back(first);
+    used[first] = true;
+    double current = leaves[first].rows;
+    while (order.size() < n) {
+      size_t best = n;
+      double best_rows = 0;
+      bool best_connected = false;
+      for (size_t i = 0; i < n; ++i) {
+        if (used[i]) continue;
+        bool connected = false;
+        for (const auto& s : conjunct_leaves) {
+          if (!s.count(i) || s.size() < 2) continue;
+          bool rest_in = true;
+          for (size_t l : s) rest_in &= l == i || used[l];
+          connected |= rest_in;
+        }
+        double rows = connected ? current * leaves[i].selectivity : current * leaves[i].rows;
+        bool better = best == n || (connected && !best_connected) ||
+                      (connected == best_connected && (rows < best_rows ||
+                                                       (rows == best_rows && leaves[i].rows < leaves[best].rows)));
+        if (better) {
+          best = i;
+          best_rows = rows;
+          best_connected = connected;
+        }
+      }
+      order.push_back(best);
+      used[best] = true;
+      current = std::max(1.0, best_rows);
+    }
+
+    // Build the left-deep tree; each conjunct goes to the first join that has all its inputs.
+    std::vector<bool> placed(conjuncts.size(), false);
+    std::map<size_t, size_t> position;  // region column -> column of the tree built so far
+    LogicalPtr tree = leaves[order[0]].plan;
+    auto add_columns = [&](size_t leaf, size_t start) {
+      for (size_t c = 0; c < leaves[leaf].plan->output.size(); ++c) position[leaves[leaf].offset + c] = start + c;
+    };
+    add_columns(order[0], 0);
+    std::set<size_t> have{order[0]};
+    for (size_t k = 1; k < n; ++k) {
+      size_t leaf = order[k];
+      auto join = std::make_shared<LogicalJoin>();
+      size_t width = tree->output.size();
+      add_columns(leaf, width);
+      have.insert(leaf);
+      std::vector<ExprPtr> here;
+      for (size_t c = 0; c < conjuncts.size(); ++c) {
+        if (placed[c]) continue;
+        bool ready = true;
+        for (size_t l : conjunct_leaves[c]) ready &= have.count(l) > 0;
+        if (!ready) continue;
+        here.push_back(remap_columns(conjuncts[c], [&](size_t i) { return position.at(i); }));
+        placed[c] = true;
+      }
+      join->condition = make_conjunction(here);
+      join->join_type = join->condition ? JoinType::kInner : JoinType::kCross;
+      join->output = tree->output;
+      join->output.insert(join->output.end(), leaves[leaf].plan->output.begin(), leaves[leaf].plan->output.end());
+      join->children = {tree, leaves[leaf].plan};
+      tree = join;
+    }
+    // Restore the region's original column order.
+    auto project = std::make_shared<LogicalProject>();
+    for (size_t c = 0; c < original->output.size(); ++c) {
+      size_t p = position.at(c);
+      project->exprs.push_back(make_column_ref(p, tree->output[p].type, tree->output[p].name));
+    }
+    project->output = original->output;
+    project->children = {tree};
+    return project;
+  }
+
+  std::map<const LogicalNode*, int> parents_;
+  std::map<const LogicalNode*, LogicalPtr> shared_;
+  std::map<const LogicalNode*, double> estimates_;
+};
+
+}  // namespace
+
+LogicalPtr order_joins(LogicalPtr plan) {
+  JoinOrder rule(parent_counts(*plan));
+  return rule.rewrite(std::move(plan));
+}
+
+}  // namespace kestrel::plan
