@@ -5,11 +5,15 @@
 ///   kestrel-parquet-cat --schema PATH     one line per column: name TAB type TAB NULL / NOT NULL (or TAB
 ///                                         UNSUPPORTED TAB reason), after a '#' summary line
 ///   kestrel-parquet-cat --scan-only [--threads N] PATH      decodes every column, prints the row count
+///   kestrel-parquet-cat --prune 'COL OP VALUE' [--prune ...] PATH
+///       prints the row groups ("file TAB row group") that statistics cannot rule out for the conjunction of the
+///       predicates; OP is = < <= > >=, or 'COL BETWEEN A AND B', 'COL IN (A, B)', 'COL IS [NOT] NULL'
 ///
 /// CSV: RFC 4180 quoting (fields holding a comma, a quote, CR or LF are quoted, quotes doubled), NULL as an empty
 /// field and the empty string as "", values formatted like Value::to_string(). Exit status 1 with the error (which
 /// names the file) on stderr when reading fails.
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "common/decimal.hpp"
 #include "common/error.hpp"
+#include "common/temporal.hpp"
 #include "io/parquet/parquet_dataset.hpp"
 
 namespace {
@@ -26,12 +32,18 @@ namespace {
 using kestrel::io::ParquetDataset;
 using kestrel::io::ParquetReadOptions;
 using kestrel::io::ParquetScan;
+using kestrel::io::ColumnPredicate;
+using kestrel::io::PredicateOp;
+using kestrel::LogicalType;
+using kestrel::TypeId;
+using kestrel::Value;
 
 struct Arguments {
   std::string path;
   std::vector<std::string> columns;
   bool schema = false;
   bool scan_only = false;
+  std::vector<std::string> prune;
   ParquetReadOptions options;
 };
 
@@ -68,6 +80,8 @@ Arguments parse(int argc, char** argv) {
       args.schema = true;
     } else if (a == "--scan-only") {
       args.scan_only = true;
+    } else if (a == "--prune") {
+      args.prune.push_back(value());
     } else if (a == "--columns") {
       args.columns = split_names(value());
     } else if (a == "--threads") {
@@ -151,10 +165,109 @@ std::vector<size_t> select_columns(const ParquetDataset& data, const std::vector
   return columns;
 }
 
+std::string trim(std::string s) {
+  size_t b = s.find_first_not_of(" \t");
+  size_t e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// A constant of a --prune predicate, typed like the column it is compared with.
+Value parse_literal(const LogicalType& type, std::string text) {
+  text = trim(text);
+  if (upper(text) == "NULL") return Value::null(type);
+  if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') text = text.substr(1, text.size() - 2);
+  auto bad = [&]() -> Value { throw kestrel::InvalidInput("--prune: '" + text + "' is not a " + type.to_string()); };
+  switch (type.id()) {
+    case TypeId::kBoolean: return upper(text) == "TRUE" ? Value::boolean(true) : Value::boolean(false);
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+    case TypeId::kDecimal: {
+      int scale = 0;
+      size_t dot = text.find('.');
+      if (dot != std::string::npos) scale = static_cast<int>(text.size() - dot - 1);
+      auto v = kestrel::parse_decimal(text, 38, scale);
+      if (!v) return bad();
+      return Value::decimal(*v, 38, scale);
+    }
+    case TypeId::kReal:
+    case TypeId::kDouble: {
+      char* end = nullptr;
+      double d = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0') return bad();
+      return Value::double_value(d);
+    }
+    case TypeId::kDate: {
+      auto d = kestrel::parse_date(text);
+      return d ? Value::date(*d) : bad();
+    }
+    case TypeId::kTimestamp: {
+      auto t = kestrel::parse_timestamp(text);
+      return t ? Value::timestamp(*t) : bad();
+    }
+    case TypeId::kVarchar: return Value::varchar(text);
+    default: return bad();
+  }
+}
+
+/// Parses 'COL OP VALUE', 'COL BETWEEN A AND B', 'COL IN (A, B)', 'COL IS [NOT] NULL'.
+ColumnPredicate parse_predicate(const ParquetDataset& data, const std::string& text) {
+  std::string t = trim(text);
+  size_t space = t.find_first_of(" <>=");
+  if (space == std::string::npos) throw kestrel::InvalidInput("--prune: cannot parse '" + text + "'");
+  size_t column = data.column_index(t.substr(0, space));
+  const LogicalType& type = data.schema()->field(column).type;
+  std::string rest = trim(t.substr(space));
+  std::string up = upper(rest);
+  if (up == "IS NULL") return ColumnPredicate::is_null(column);
+  if (up == "IS NOT NULL") return ColumnPredicate::is_not_null(column);
+  if (up.rfind("BETWEEN ", 0) == 0) {
+    size_t and_pos = up.find(" AND ");
+    if (and_pos == std::string::npos) throw kestrel::InvalidInput("--prune: BETWEEN without AND");
+    return ColumnPredicate::between(column, parse_literal(type, rest.substr(8, and_pos - 8)),
+                                    parse_literal(type, rest.substr(and_pos + 5)));
+  }
+  if (up.rfind("IN", 0) == 0) {
+    size_t open = rest.find('(');
+    size_t close = rest.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) throw kestrel::InvalidInput("--prune: IN needs (...)");
+    std::vector<Value> values;
+    for (const std::string& item : split_names(rest.substr(open + 1, close - open - 1))) {
+      values.push_back(parse_literal(type, item));
+    }
+    return ColumnPredicate::in(column, std::move(values));
+  }
+  static const std::pair<const char*, PredicateOp> kOps[] = {{"<=", PredicateOp::kLessEqual},
+                                                              {">=", PredicateOp::kGreaterEqual},
+                                                              {"<", PredicateOp::kLess},
+                                                              {">", PredicateOp::kGreater},
+                                                              {"=", PredicateOp::kEqual}};
+  for (const auto& [spelling, op] : kOps) {
+    if (rest.rfind(spelling, 0) == 0) {
+      return ColumnPredicate::compare(column, op, parse_literal(type, rest.substr(std::strlen(spelling))));
+    }
+  }
+  throw kestrel::InvalidInput("--prune: cannot parse '" + text + "'");
+}
+
 int run(const Arguments& args) {
   auto data = ParquetDataset::open(args.path);
   if (args.schema) {
     print_schema(*data);
+    return 0;
+  }
+  if (!args.prune.empty()) {
+    std::vector<ColumnPredicate> predicates;
+    for (const std::string& p : args.prune) predicates.push_back(parse_predicate(*data, p));
+    for (const auto& ref : data->row_groups(predicates)) {
+      std::printf("%s\t%zu\n", data->files()[ref.file]->path().c_str(), ref.row_group);
+    }
     return 0;
   }
   std::vector<size_t> columns = select_columns(*data, args.columns);

@@ -190,16 +190,85 @@ ColumnStatistics ParquetFile::statistics(size_t row_group, size_t column) const 
   return stats;
 }
 
+bool ParquetFile::read_index_bytes(int64_t offset, int64_t length, std::vector<uint8_t>& out) const {
+  if (offset < static_cast<int64_t>(kMagicSize) || length <= 0 || static_cast<uint64_t>(offset) > footer_start_ ||
+      static_cast<uint64_t>(length) > footer_start_ - static_cast<uint64_t>(offset)) {
+    return false;
+  }
+  out.resize(static_cast<size_t>(length));
+  file_->read(static_cast<uint64_t>(offset), out.size(), out.data());
+  return true;
+}
+
+std::vector<PageStatistics> ParquetFile::page_statistics(size_t row_group, size_t column) const {
+  const ColumnDescriptor& d = descriptor(column);
+  const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
+  if (!chunk.column_index_offset || !chunk.column_index_length || !chunk.offset_index_offset ||
+      !chunk.offset_index_length) {
+    return {};
+  }
+  std::vector<uint8_t> bytes;
+  parquet::ColumnIndex index;
+  parquet::OffsetIndex offsets;
+  try {
+    if (!read_index_bytes(*chunk.column_index_offset, *chunk.column_index_length, bytes)) return {};
+    index = parquet::decode_column_index(bytes.data(), bytes.size());
+    if (!read_index_bytes(*chunk.offset_index_offset, *chunk.offset_index_length, bytes)) return {};
+    offsets = parquet::decode_offset_index(bytes.data(), bytes.size());
+  } catch (const InvalidInput&) {
+    return {};  // an unusable index only costs pruning
+  }
+  size_t pages = index.null_pages.size();
+  int64_t rows = row_group_num_rows(row_group);
+  if (offsets.page_locations.size() != pages || pages == 0 || offsets.page_locations[0].first_row_index != 0) return {};
+  std::vector<PageStatistics> out(pages);
+  for (size_t i = 0; i < pages; ++i) {
+    int64_t first = offsets.page_locations[i].first_row_index;
+    int64_t end = i + 1 < pages ? offsets.page_locations[i + 1].first_row_index : rows;
+    if (end < first || end > rows) return {};
+    PageStatistics& p = out[i];
+    p.first_row = first;
+    p.stats.num_rows = end - first;
+    if (!index.null_counts.empty() && index.null_counts[i] >= 0 && index.null_counts[i] <= p.stats.num_rows) {
+      p.stats.null_count = index.null_counts[i];
+    }
+    if (index.null_pages[i]) {
+      p.stats.null_count = p.stats.num_rows;
+      continue;
+    }
+    auto lo = parquet::decode_statistic(d, index.min_values[i]);
+    auto hi = parquet::decode_statistic(d, index.max_values[i]);
+    if (lo && hi) {
+      auto order = compare_values(*lo, *hi);
+      if (!order || *order <= 0) {
+        p.stats.min = std::move(lo);
+        p.stats.max = std::move(hi);
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<size_t> ParquetFile::prune_row_groups(const std::vector<ColumnPredicate>& predicates) const {
+  for (const ColumnPredicate& p : predicates) {
+    if (p.column >= schema_->size()) {
+      throw InvalidInput(prefix() + "predicate on column " + std::to_string(p.column) + " beyond the schema's " +
+                         std::to_string(schema_->size()));
+    }
+  }
   std::vector<size_t> kept;
   for (size_t g = 0; g < num_row_groups(); ++g) {
     bool may = row_group_num_rows(g) > 0;
     for (size_t p = 0; may && p < predicates.size(); ++p) {
-      if (predicates[p].column >= schema_->size()) {
-        throw InvalidInput(prefix() + "predicate on column " + std::to_string(predicates[p].column) +
-                           " beyond the schema's " + std::to_string(schema_->size()));
-      }
       may = statistics_may_match(statistics(g, predicates[p].column), predicates[p]);
+    }
+    // The page index can still rule the group out: when no page of some predicate's column may match.
+    for (size_t p = 0; may && p < predicates.size(); ++p) {
+      std::vector<PageStatistics> pages = page_statistics(g, predicates[p].column);
+      if (pages.empty()) continue;
+      bool any = false;
+      for (const PageStatistics& page : pages) any = any || statistics_may_match(page.stats, predicates[p]);
+      may = any;
     }
     if (may) kept.push_back(g);
   }

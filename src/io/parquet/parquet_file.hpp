@@ -37,6 +37,12 @@ struct ParquetReadOptions {
   gpu::MemoryResource* memory = nullptr;
 };
 
+/// Statistics of one data page (from the page index) and the first row it holds within its row group.
+struct PageStatistics {
+  int64_t first_row = 0;
+  ColumnStatistics stats;
+};
+
 /// A column of the file that cannot be read, and why (selecting it throws NotImplemented with the reason).
 struct UnreadableColumn {
   std::string name;
@@ -75,7 +81,11 @@ class ParquetFile {
   /// Min/max/null count of `column` in `row_group` from the footer (fields absent when the writer did not store
   /// them or they are unusable, e.g. NaN bounds).
   ColumnStatistics statistics(size_t row_group, size_t column) const;
-  /// Row groups that may hold rows satisfying every predicate (their conjunction), in order.
+  /// Per-page statistics of `column` in `row_group` from the page index (ColumnIndex + OffsetIndex), in page order;
+  /// empty when the file has no page index for the chunk or it is unusable (a corrupt index is ignored).
+  std::vector<PageStatistics> page_statistics(size_t row_group, size_t column) const;
+  /// Row groups that may hold rows satisfying every predicate (their conjunction), in order: decided by the row
+  /// group's statistics, then by its pages' statistics where the page index is present.
   std::vector<size_t> prune_row_groups(const std::vector<ColumnPredicate>& predicates) const;
 
   /// Decodes one column chunk into a host column (one decoding task).
@@ -97,6 +107,8 @@ class ParquetFile {
   /// "Parquet file 'path': " (every message about this file starts so).
   std::string prefix() const;
   const parquet::ColumnMetaData& chunk_metadata(size_t row_group, size_t column) const;
+  /// Reads `length` bytes at `offset` when they lie in the data part of the file (before the footer).
+  bool read_index_bytes(int64_t offset, int64_t length, std::vector<uint8_t>& out) const;
 
   std::string path_;
   std::shared_ptr<parquet::RandomAccessFile> file_;
