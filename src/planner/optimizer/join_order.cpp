@@ -158,10 +158,20 @@ class JoinOrder {
   LogicalPtr reorder(const LogicalPtr& original, const std::vector<Leaf>& leaves, std::vector<ExprPtr> conjuncts) {
     size_t n = leaves.size();
     std::vector<std::set<size_t>> conjunct_leaves;
+    std::vector<bool> equi;  // an equality whose sides read different inputs: a hash-join key
     for (const auto& c : conjuncts) {
       std::set<size_t> s;
       for (size_t col : referenced_columns(*c)) s.insert(leaf_of(leaves, col));
       conjunct_leaves.push_back(s);
+      bool is_equi = false;
+      if (c->kind == ExprKind::kFunction && c->function == ScalarFunction::kEqual) {
+        std::set<size_t> a, b;
+        for (size_t col : referenced_columns(*c->children[0])) a.insert(leaf_of(leaves, col));
+        for (size_t col : referenced_columns(*c->children[1])) b.insert(leaf_of(leaves, col));
+        is_equi = !a.empty() && !b.empty();
+        for (size_t l : a) is_equi &= b.count(l) == 0;
+      }
+      equi.push_back(is_equi);
     }
     // Start from the largest input; then add, among the inputs connected to what is joined so far, the one that
     // keeps the fewest rows (its filter selectivity), as the build side.
@@ -177,18 +187,20 @@ class JoinOrder {
     while (order.size() < n) {
       size_t best = n;
       double best_rows = 0;
-      bool best_connected = false;
+      int best_connected = 0;
       for (size_t i = 0; i < n; ++i) {
         if (used[i]) continue;
-        bool connected = false;
-        for (const auto& s : conjunct_leaves) {
+        // 2: joined by an equality (a hash join), 1: by another condition, 0: a cross product.
+        int connected = 0;
+        for (size_t c = 0; c < conjunct_leaves.size(); ++c) {
+          const auto& s = conjunct_leaves[c];
           if (!s.count(i) || s.size() < 2) continue;
           bool rest_in = true;
           for (size_t l : s) rest_in &= l == i || used[l];
-          connected |= rest_in;
+          if (rest_in) connected = std::max(connected, equi[c] ? 2 : 1);
         }
         double rows = connected ? current * leaves[i].selectivity : current * leaves[i].rows;
-        bool better = best == n || (connected && !best_connected) ||
+        bool better = best == n || connected > best_connected ||
                       (connected == best_connected && (rows < best_rows ||
                                                        (rows == best_rows && leaves[i].rows < leaves[best].rows)));
         if (better) {
