@@ -21,9 +21,10 @@ if ! command -v clang++ >/dev/null; then
   exit 2
 fi
 
+mkdir -p "$build"
 cmake -S "$root/test/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  >"$build.cmake.log" 2>&1 || { cat "$build.cmake.log" >&2; exit 2; }
-ninja -C "$build" -j2 fuzz_parquet >"$build.ninja.log" 2>&1 || { tail -50 "$build.ninja.log" >&2; exit 2; }
+  >"$build/cmake.log" 2>&1 || { cat "$build/cmake.log" >&2; exit 2; }
+ninja -C "$build" -j2 fuzz_parquet >"$build/ninja.log" 2>&1 || { tail -50 "$build/ninja.log" >&2; exit 2; }
 fuzzer=$build/fuzz_parquet
 limits=(-timeout=30 -rss_limit_mb=2048 -malloc_limit_mb=1024)
 
