@@ -1,0 +1,586 @@
+#include "exec/expr/evaluate_gpu.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/check.hpp"
+#include "common/datetime_ops.hpp"
+#include "exec/expr/evaluate.hpp"
+#include "exec/expr/expr_kernels_gpu.hpp"
+#include "exec/expr/kernel_util.hpp"
+#include "exec/expr/like_matcher.hpp"
+#include "gpu/copy.hpp"
+#include "vector/transfer.hpp"
+
+namespace kestrel::exec {
+
+namespace {
+
+using namespace gpu_expr;  // NOLINT: the launchers of this evaluator
+using plan::ExprKind;
+using plan::ScalarFunction;
+
+/// An evaluated device operand: a column, or (`constant`) a one-row column standing for every row.
+struct DeviceOperand {
+  ColumnPtr column;
+  bool constant = false;
+  bool null_constant = false;  ///< a constant known on the host to be NULL
+};
+
+/// Which rows of the current evaluation may raise errors (the rows a CASE branch takes).
+struct Scope {
+  const uint8_t* active = nullptr;
+  const int* active_any = nullptr;
+};
+
+/// Device memory laid out for the host read-back at the end of an evaluation.
+struct StatusBlock {
+  int error;
+  int reserved;
+  unsigned long long valid_count;
+};
+
+DeviceArg arg_of(const DeviceOperand& o) {
+  const Column& c = *o.column;
+  DeviceArg a;
+  a.constant = o.constant;
+  a.validity = c.validity() ? c.validity()->as<uint8_t>() : nullptr;
+  if (c.is_dictionary()) {
+    a.indices = c.data<int32_t>();
+    a.values = c.dictionary()->values() ? c.dictionary()->values()->data() : nullptr;
+    a.offsets = c.dictionary()->offsets()->as<int64_t>();
+  } else {
+    a.values = c.values() ? c.values()->data() : nullptr;
+    a.offsets = c.offsets() ? c.offsets()->as<int64_t>() : nullptr;
+  }
+  return a;
+}
+
+bool has_validity(const DeviceOperand& o) { return o.column->validity() != nullptr; }
+
+class GpuEvaluator {
+ public:
+  GpuEvaluator(const Batch& batch, gpu::Stream stream, gpu::MemoryResource& mr, int* status)
+      : batch_(batch), stream_(stream), mr_(mr), status_(status) {}
+
+  DeviceOperand eval(const plan::Expr& e, const Scope& scope);
+
+  /// A plain device column of `rows` rows of `type`, with a word-aligned validity bitmap when `nullable`.
+  ColumnPtr new_fixed(const LogicalType& type, size_t rows, bool nullable) {
+    BufferPtr values = Buffer::allocate(std::max<size_t>(rows * type.physical_width(), 8), mr_, stream_);
+    BufferPtr validity;
+    if (nullable) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
+    // The NULL count is not known without a sync; only the final result gets its exact count.
+    return Column::from_buffers(type, ColumnEncoding::kPlain, rows, 0, std::move(validity), std::move(values), nullptr,
+                                nullptr);
+  }
+  static DeviceOut out_of(const ColumnPtr& c) {
+    DeviceOut out;
+    out.values = c->values()->data();
+    out.validity = c->validity() ? c->validity()->as<uint32_t>() : nullptr;
+    return out;
+  }
+  ErrorScope errors(const Scope& scope, bool one_row) const {
+    return ErrorScope{status_, scope.active, scope.active_any, one_row};
+  }
+  /// Rows a node computes: 1 when every operand is constant (the result is constant too).
+  size_t rows_of(const std::vector<DeviceOperand>& args, bool* constant) const {
+    *constant = std::all_of(args.begin(), args.end(), [](const DeviceOperand& a) { return a.constant; });
+    return *constant ? 1 : batch_.num_rows();
+  }
+  static bool any_validity(const std::vector<DeviceOperand>& args) {
+    return std::any_of(args.begin(), args.end(), has_validity);
+  }
+
+  DeviceOperand constant(const Value& value, const LogicalType& type) {
+    const LogicalType t = type.id() == TypeId::kNull && !value.is_null() ? value.type() : type;
+    ColumnPtr host = constant_column(value, t, gpu::host_memory_resource());
+    return DeviceOperand{copy_column(*host, mr_, stream_), true, value.is_null()};
+  }
+  /// Repeats a constant operand to every row.
+  ColumnPtr materialize(const DeviceOperand& o);
+
+  gpu::Stream stream() const { return stream_; }
+  gpu::MemoryResource& mr() { return mr_; }
+
+ private:
+  DeviceOperand eval_function(const plan::Expr& e, const Scope& scope);
+  DeviceOperand dispatch(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand arithmetic(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand compare(ScalarFunction f, const DeviceOperand& a, const DeviceOperand& b);
+  DeviceOperand like(const plan::Expr& e, const std::vector<DeviceOperand>& args);
+  DeviceOperand substring(const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
+  DeviceOperand cast(const plan::Expr& e, const Scope& scope);
+  DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
+  DeviceOperand case_when(const plan::Expr& e, const Scope& scope);
+  DeviceOperand in_list(const plan::Expr& e, const Scope& scope);
+  DeviceOperand spread(const Column& encoded, const DeviceOperand& per_entry);
+  DeviceOperand device_flags(size_t count, int** flags);
+
+  const Batch& batch_;
+  gpu::Stream stream_;
+  gpu::MemoryResource& mr_;
+  int* status_;
+};
+
+ArithOp arith_op(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kAdd: return ArithOp::kAdd;
+    case ScalarFunction::kSubtract: return ArithOp::kSubtract;
+    case ScalarFunction::kMultiply: return ArithOp::kMultiply;
+    case ScalarFunction::kDivide: return ArithOp::kDivide;
+    default: return ArithOp::kModulo;
+  }
+}
+
+bool is_comparison(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kEqual:
+    case ScalarFunction::kNotEqual:
+    case ScalarFunction::kLess:
+    case ScalarFunction::kLessEqual:
+    case ScalarFunction::kGreater:
+    case ScalarFunction::kGreaterEqual:
+    case ScalarFunction::kIsDistinctFrom:
+    case ScalarFunction::kIsNotDistinctFrom: return true;
+    default: return false;
+  }
+}
+
+/// Functions computed once per dictionary entry when their only column argument is dictionary-encoded (they never
+/// raise on the entries, or raise on them exactly as on the rows).
+bool per_entry(ScalarFunction f) {
+  return (is_comparison(f) && f != ScalarFunction::kIsDistinctFrom && f != ScalarFunction::kIsNotDistinctFrom) ||
+         f == ScalarFunction::kLike || f == ScalarFunction::kNotLike || f == ScalarFunction::kSubstring;
+}
+
+/// The index of the only non-constant argument when it is dictionary-encoded.
+std::optional<size_t> dictionary_argument(const std::vector<DeviceOperand>& args) {
+  std::optional<size_t> found;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].constant) continue;
+    if (found || !args[i].column->is_dictionary()) return std::nullopt;
+    found = i;
+  }
+  return found;
+}
+
+ColumnPtr GpuEvaluator::materialize(const DeviceOperand& o) {
+  if (!o.constant) return o.column;
+  const size_t rows = batch_.num_rows();
+  const LogicalType& type = o.column->type();
+  if (type.id() == TypeId::kVarchar) {
+    // A string constant computed on the device: its length is needed on the host to size the chars (rare).
+    ColumnPtr host = copy_column(*o.column, gpu::host_memory_resource(), stream_);
+    const bool valid = host->is_valid(0);
+    const std::string_view s = valid ? host->string_at(0) : std::string_view();
+    BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
+    BufferPtr chars = Buffer::allocate(std::max<size_t>(s.size() * rows, 8), mr_, stream_);
+    BufferPtr value = Buffer::allocate(std::max<size_t>(s.size(), 8), mr_, stream_);
+    if (!s.empty()) gpu::copy_bytes(value->data(), gpu::MemoryKind::kDevice, s.data(), gpu::MemoryKind::kHost, s.size(), stream_);
+    launch_broadcast_string(value->as<char>(), s.size(), offsets->as<int64_t>(), chars->as<char>(), rows, stream_);
+    BufferPtr validity;
+    if (!valid) {
+      validity = Buffer::allocate(std::max<size_t>((rows + 7) / 8, 8), mr_, stream_);
+      gpu::fill_bytes(validity->data(), gpu::MemoryKind::kDevice, 0, validity->size(), stream_);
+    }
+    return Column::from_buffers(type, ColumnEncoding::kPlain, rows, valid ? 0 : rows, validity, chars, offsets,
+                                nullptr);
+  }
+  ColumnPtr out = new_fixed(type, rows, has_validity(o));
+  launch_broadcast(type.physical_width(), arg_of(o), out_of(out), rows, stream_);
+  return out;
+}
+
+DeviceOperand GpuEvaluator::eval(const plan::Expr& e, const Scope& scope) {
+  switch (e.kind) {
+    case ExprKind::kConstant: return constant(e.constant, e.type);
+    case ExprKind::kColumnRef: {
+      KESTREL_CHECK_LT(e.column_index, batch_.num_columns());
+      return DeviceOperand{batch_.column(e.column_index), false, false};
+    }
+    case ExprKind::kFunction: return eval_function(e, scope);
+    case ExprKind::kCast: return cast(e, scope);
+    case ExprKind::kCase: return case_when(e, scope);
+    case ExprKind::kAnd:
+    case ExprKind::kOr: {
+      std::vector<DeviceOperand> args;
+      for (const plan::ExprPtr& c : e.children) args.push_back(eval(*c, scope));
+      return logic(e.kind == ExprKind::kAnd, args);
+    }
+    case ExprKind::kNot: {
+      DeviceOperand in = eval(*e.children[0], scope);
+      const size_t rows = in.constant ? 1 : batch_.num_rows();
+      ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(in));
+      launch_not(arg_of(in), out_of(out), rows, stream_);
+      return DeviceOperand{out, in.constant, in.null_constant};
+    }
+    case ExprKind::kIsNull:
+    case ExprKind::kIsNotNull: {
+      DeviceOperand in = eval(*e.children[0], scope);
+      const size_t rows = in.constant ? 1 : batch_.num_rows();
+      ColumnPtr out = new_fixed(TypeId::kBoolean, rows, false);
+      launch_is_null(arg_of(in), e.kind == ExprKind::kIsNull, out->mutable_data<uint8_t>(), rows, stream_);
+      return DeviceOperand{out, in.constant, false};
+    }
+    case ExprKind::kInList: return in_list(e, scope);
+    case ExprKind::kSubquery:
+      throw InternalError("a scalar sub-query reached expression evaluation; it must be computed before the query");
+  }
+  throw InternalError("unknown expression kind");
+}
+
+DeviceOperand GpuEvaluator::eval_function(const plan::Expr& e, const Scope& scope) {
+  std::vector<DeviceOperand> args;
+  for (const plan::ExprPtr& c : e.children) args.push_back(eval(*c, scope));
+  if (per_entry(e.function)) {
+    if (std::optional<size_t> k = dictionary_argument(args)) {
+      const Column& encoded = *args[*k].column;
+      std::vector<DeviceOperand> entry_args = args;
+      entry_args[*k] = DeviceOperand{encoded.dictionary(), false, false};
+      // The dictionary is a batch of its own: every entry counts, whatever rows use it.
+      const Batch dictionary_batch(std::make_shared<Schema>(), {}, encoded.dictionary()->length(), gpu::MemoryKind::kDevice,
+                                   stream_);
+      GpuEvaluator entries(dictionary_batch, stream_, mr_, status_);
+      return spread(encoded, entries.dispatch(e, entry_args, Scope{}));
+    }
+  }
+  return dispatch(e, args, scope);
+}
+
+DeviceOperand GpuEvaluator::spread(const Column& encoded, const DeviceOperand& per_entry) {
+  const size_t rows = encoded.length();
+  const LogicalType& type = per_entry.column->type();
+  if (type.id() == TypeId::kVarchar) {
+    if (per_entry.null_constant || per_entry.constant) return per_entry;
+    if (per_entry.column->validity() != nullptr) throw NotImplemented("GPU string function with NULL entries");
+    return DeviceOperand{Column::make_dictionary(type, rows, encoded.values(), encoded.validity(), encoded.null_count(),
+                                                 per_entry.column),
+                         false, false};
+  }
+  ColumnPtr out = new_fixed(type, rows, true);
+  launch_spread(type.physical_width(), arg_of(per_entry), encoded.data<int32_t>(),
+                encoded.validity() ? encoded.validity()->as<uint8_t>() : nullptr, out_of(out), rows, stream_);
+  return DeviceOperand{out, false, false};
+}
+
+DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                     const Scope& scope) {
+  switch (e.function) {
+    case ScalarFunction::kAdd:
+    case ScalarFunction::kSubtract:
+    case ScalarFunction::kMultiply:
+    case ScalarFunction::kDivide:
+    case ScalarFunction::kModulo:
+    case ScalarFunction::kNegate: return arithmetic(e, args, scope);
+    case ScalarFunction::kLike:
+    case ScalarFunction::kNotLike: return like(e, args);
+    case ScalarFunction::kSubstring: return substring(args, scope);
+    case ScalarFunction::kExtract:
+    case ScalarFunction::kDateAddInterval:
+    case ScalarFunction::kDateSubtractInterval:
+    case ScalarFunction::kDateAddDays:
+    case ScalarFunction::kDateSubtractDays:
+    case ScalarFunction::kDateDiffDays: return datetime(e, args);
+    default:
+      if (is_comparison(e.function)) return compare(e.function, args[0], args[1]);
+      throw NotImplemented(std::string("GPU expression function ") + plan::scalar_function_name(e.function));
+  }
+}
+
+DeviceOperand GpuEvaluator::arithmetic(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                       const Scope& scope) {
+  bool constant = false;
+  const size_t rows = rows_of(args, &constant);
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
+  if (e.function == ScalarFunction::kNegate) {
+    launch_negate(e.type, arg_of(args[0]), out_of(out), rows, errors(scope, constant), stream_);
+  } else if (e.type.id() == TypeId::kDecimal) {
+    launch_decimal_arith(args[0].column->type(), args[1].column->type(), e.type, arith_op(e.function),
+                         arg_of(args[0]), arg_of(args[1]), out_of(out), rows, errors(scope, constant), stream_);
+  } else {
+    if (!(args[0].column->type() == e.type) || !(args[1].column->type() == e.type)) {
+      throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function) + " on mixed types");
+    }
+    launch_numeric_arith(e.type.id(), arith_op(e.function), arg_of(args[0]), arg_of(args[1]), out_of(out), rows,
+                         errors(scope, constant), stream_);
+  }
+  return DeviceOperand{out, constant, false};
+}
+
+DeviceOperand GpuEvaluator::compare(ScalarFunction f, const DeviceOperand& a, const DeviceOperand& b) {
+  bool constant = false;
+  const size_t rows = rows_of({a, b}, &constant);
+  const bool distinct = f == ScalarFunction::kIsDistinctFrom || f == ScalarFunction::kIsNotDistinctFrom;
+  ColumnPtr out = new_fixed(TypeId::kBoolean, rows, !distinct && (has_validity(a) || has_validity(b)));
+  launch_compare(a.column->type(), f, arg_of(a), arg_of(b), out_of(out), rows, stream_);
+  return DeviceOperand{out, constant, false};
+}
+
+DeviceOperand GpuEvaluator::like(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    if (e.children[i]->kind != ExprKind::kConstant) throw NotImplemented("GPU LIKE with a non-constant pattern");
+  }
+  const Value& pattern = e.children[1]->constant;
+  std::optional<std::string> escape;
+  if (e.children.size() > 2) {
+    if (e.children[2]->constant.is_null()) return constant(Value(), TypeId::kBoolean);
+    escape = e.children[2]->constant.as_string();
+  }
+  if (pattern.is_null()) return constant(Value(), TypeId::kBoolean);
+  // Same validation (and errors) as the CPU's matcher.
+  (void)LikeMatcher::compile(pattern.as_string(), escape ? std::optional<std::string_view>(*escape) : std::nullopt);
+  int escape_byte = '\\';
+  if (escape) {
+    if (escape->empty()) {
+      escape_byte = -1;
+    } else if (static_cast<uint8_t>((*escape)[0]) >= 0x80) {
+      throw NotImplemented("GPU LIKE with a non-ASCII escape character");
+    } else {
+      escape_byte = static_cast<uint8_t>((*escape)[0]);
+    }
+  }
+  const std::string& p = pattern.as_string();
+  BufferPtr device_pattern = Buffer::allocate(std::max<size_t>(p.size(), 8), mr_, stream_);
+  if (!p.empty()) {
+    gpu::copy_bytes(device_pattern->data(), gpu::MemoryKind::kDevice, p.data(), gpu::MemoryKind::kHost, p.size(),
+                    stream_);
+  }
+  const DeviceOperand& s = args[0];
+  const size_t rows = s.constant ? 1 : batch_.num_rows();
+  ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(s));
+  launch_like(arg_of(s), device_pattern->as<char>(), p.size(), escape_byte, e.function == ScalarFunction::kNotLike,
+              out_of(out), rows, stream_);
+  return DeviceOperand{out, s.constant, false};
+}
+
+DeviceOperand GpuEvaluator::substring(const std::vector<DeviceOperand>& args, const Scope& scope) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i].column->type().id() != TypeId::kBigInt) throw NotImplemented("GPU substring with non-BIGINT bounds");
+    if (args[i].null_constant) return constant(Value(), TypeId::kVarchar);
+  }
+  const DeviceOperand& s = args[0];
+  if (s.null_constant) return constant(Value(), TypeId::kVarchar);
+  if (s.column->is_dictionary()) throw NotImplemented("GPU substring of a dictionary column with column bounds");
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  // Every result is a piece of its input: the input's bytes bound the output's (no sync for the size).
+  const size_t bound = s.constant ? s.column->values()->size() : s.column->values() ? s.column->values()->size() : 0;
+  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
+  BufferPtr chars = Buffer::allocate(std::max<size_t>(bound, 8), mr_, stream_);
+  BufferPtr validity;
+  if (any_validity(args)) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
+  const DeviceArg length = args.size() > 2 ? arg_of(args[2]) : DeviceArg{};
+  const DeviceArg* length_ptr = args.size() > 2 ? &length : nullptr;
+  launch_substring_lengths(arg_of(s), arg_of(args[1]), length_ptr, offsets->as<int64_t>(),
+                           validity ? validity->as<uint32_t>() : nullptr, rows, errors(scope, constant_shape), stream_);
+  launch_substring_copy(arg_of(s), arg_of(args[1]), length_ptr, offsets->as<int64_t>(), chars->as<char>(), rows,
+                        stream_, mr_);
+  return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, 0, validity, chars, offsets,
+                                            nullptr),
+                       constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  ColumnPtr out;
+  auto output = [&] { out = new_fixed(e.type, rows, any_validity(args)); };
+  switch (e.function) {
+    case ScalarFunction::kExtract: {
+      const plan::Expr& field = *e.children[0];
+      if (field.kind != ExprKind::kConstant || field.constant.is_null()) {
+        throw NotImplemented("GPU extract with a non-constant field");
+      }
+      const std::optional<DatePart> part = parse_date_part(field.constant.as_string());
+      if (!part) throw InvalidInput("unknown date part '" + field.constant.as_string() + "'", "22023");
+      if (e.type.id() != TypeId::kBigInt) throw NotImplemented("GPU extract returning " + e.type.to_string());
+      std::vector<DeviceOperand> value_only{args[1]};
+      const size_t value_rows = rows_of(value_only, &constant_shape);
+      out = new_fixed(e.type, value_rows, has_validity(args[1]));
+      launch_extract(*part, args[1].column->type().id(), arg_of(args[1]), out_of(out), value_rows, stream_);
+      return DeviceOperand{out, constant_shape, false};
+    }
+    case ScalarFunction::kDateAddInterval:
+    case ScalarFunction::kDateSubtractInterval: {
+      const bool interval_first = args[0].column->type().id() == TypeId::kInterval;
+      const DeviceOperand& x = args[interval_first ? 1 : 0];
+      output();
+      launch_add_interval(x.column->type().id(), e.function == ScalarFunction::kDateSubtractInterval, arg_of(x),
+                          arg_of(args[interval_first ? 0 : 1]), out_of(out), rows, stream_);
+      break;
+    }
+    case ScalarFunction::kDateAddDays:
+    case ScalarFunction::kDateSubtractDays: {
+      const bool days_first = args[0].column->type().id() != TypeId::kDate;
+      const DeviceOperand& days = args[days_first ? 0 : 1];
+      if (days.column->type().physical_width() != 4) throw NotImplemented("GPU date + days of " + days.column->type().to_string());
+      output();
+      launch_add_days(e.function == ScalarFunction::kDateSubtractDays ? -1 : 1, arg_of(args[days_first ? 1 : 0]),
+                      arg_of(days), out_of(out), rows, stream_);
+      break;
+    }
+    default:
+      output();
+      launch_diff_days(arg_of(args[0]), arg_of(args[1]), out_of(out), rows, stream_);
+      break;
+  }
+  return DeviceOperand{out, constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::cast(const plan::Expr& e, const Scope& scope) {
+  DeviceOperand in = eval(*e.children[0], scope);
+  const LogicalType& source = in.column->type();
+  const LogicalType& target = e.type;
+  if (source == target) return in;
+  if (in.null_constant) return constant(Value(), target);
+  if (!cast_supported(source, target) || in.column->is_dictionary()) {
+    throw NotImplemented("GPU CAST from " + source.to_string() + " to " + target.to_string());
+  }
+  if (source.id() == TypeId::kDecimal && target.id() == TypeId::kDecimal && source.scale() == target.scale() &&
+      source.precision() <= target.precision() && source.physical_width() == target.physical_width()) {
+    // Only the declared precision grows: the same buffers under the new type (as on the CPU).
+    const Column& c = *in.column;
+    return DeviceOperand{Column::from_buffers(target, ColumnEncoding::kPlain, c.length(), c.null_count(), c.validity(),
+                                              c.values(), nullptr, nullptr),
+                         in.constant, false};
+  }
+  const size_t rows = in.constant ? 1 : batch_.num_rows();
+  ColumnPtr out = new_fixed(target, rows, has_validity(in));
+  launch_cast(source, target, arg_of(in), out_of(out), rows, errors(scope, in.constant), stream_);
+  return DeviceOperand{out, in.constant, false};
+}
+
+DeviceOperand GpuEvaluator::logic(bool is_and, const std::vector<DeviceOperand>& args) {
+  DeviceOperand acc = args[0];
+  for (size_t k = 1; k < args.size(); ++k) {
+    bool constant = false;
+    const size_t rows = rows_of({acc, args[k]}, &constant);
+    ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(acc) || has_validity(args[k]));
+    launch_logic(is_and, arg_of(acc), arg_of(args[k]), out_of(out), rows, stream_);
+    acc = DeviceOperand{out, constant, false};
+  }
+  return acc;
+}
+
+DeviceOperand GpuEvaluator::in_list(const plan::Expr& e, const Scope& scope) {
+  DeviceOperand x = eval(*e.children[0], scope);
+  std::vector<DeviceOperand> items;
+  bool items_constant = true;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    items.push_back(eval(*e.children[i], scope));
+    items_constant &= items.back().constant;
+  }
+  // x IN (a, b) is x = a OR x = b, which gives exactly SQL's NULL rules.
+  auto matches = [&](GpuEvaluator& on, const DeviceOperand& value) {
+    std::vector<DeviceOperand> equal;
+    for (const DeviceOperand& item : items) equal.push_back(on.compare(ScalarFunction::kEqual, value, item));
+    return on.logic(false, equal);
+  };
+  if (!x.constant && x.column->is_dictionary() && items_constant) {
+    const Column& encoded = *x.column;
+    const Batch dictionary_batch(std::make_shared<Schema>(), {}, encoded.dictionary()->length(), gpu::MemoryKind::kDevice,
+                                 stream_);
+    GpuEvaluator entries(dictionary_batch, stream_, mr_, status_);
+    return spread(encoded, matches(entries, DeviceOperand{encoded.dictionary(), false, false}));
+  }
+  return matches(*this, x);
+}
+
+DeviceOperand GpuEvaluator::device_flags(size_t count, int** flags) {
+  ColumnPtr c = new_fixed(TypeId::kInteger, count, false);
+  gpu::fill_bytes(c->values()->data(), gpu::MemoryKind::kDevice, 0, count * sizeof(int), stream_);
+  *flags = c->mutable_data<int>();
+  return DeviceOperand{c, false, false};
+}
+
+DeviceOperand GpuEvaluator::case_when(const plan::Expr& e, const Scope& scope) {
+  const size_t whens = (e.children.size() - 1) / 2;
+  if (e.type.id() == TypeId::kVarchar || !e.type.is_fixed_width()) {
+    throw NotImplemented("GPU CASE returning " + e.type.to_string());
+  }
+  if (whens > 250) throw NotImplemented("GPU CASE with more than 250 branches");
+  const size_t n = batch_.num_rows();
+  ColumnPtr remaining_col = new_fixed(TypeId::kBoolean, n, false);
+  ColumnPtr branch_col = new_fixed(TypeId::kTinyInt, n, false);
+  uint8_t* remaining = remaining_col->mutable_data<uint8_t>();
+  uint8_t* branch_of = branch_col->mutable_data<uint8_t>();
+  if (scope.active != nullptr) {
+    gpu::copy_bytes(remaining, gpu::MemoryKind::kDevice, scope.active, gpu::MemoryKind::kDevice, n, stream_);
+  } else {
+    gpu::fill_bytes(remaining, gpu::MemoryKind::kDevice, 1, n, stream_);
+  }
+  gpu::fill_bytes(branch_of, gpu::MemoryKind::kDevice, static_cast<int>(whens), n, stream_);
+  int* flags = nullptr;  // [0, whens): rows remain after WHEN b; [whens, 2 * whens): branch b has rows
+  DeviceOperand flag_holder = device_flags(2 * whens + 1, &flags);
+  // WHEN b runs on the rows no earlier WHEN took; only their errors count.
+  Scope remaining_scope{remaining, scope.active_any};
+  for (size_t b = 0; b < whens; ++b) {
+    DeviceOperand cond = eval(*e.children[2 * b], remaining_scope);
+    launch_case_take(arg_of(cond), remaining, branch_of, static_cast<uint8_t>(b), flags + b, n, stream_);
+    remaining_scope.active_any = flags + b;
+  }
+  std::vector<DeviceOperand> pieces;
+  std::vector<ColumnPtr> masks;
+  for (size_t b = 0; b < whens; ++b) {
+    masks.push_back(new_fixed(TypeId::kBoolean, n, false));
+    uint8_t* mask = masks.back()->mutable_data<uint8_t>();
+    launch_branch_mask(branch_of, static_cast<uint8_t>(b), nullptr, mask, flags + whens + b, n, stream_);
+    pieces.push_back(eval(*e.children[2 * b + 1], Scope{mask, flags + whens + b}));
+  }
+  // ELSE takes the rows still remaining.
+  pieces.push_back(eval(*e.children.back(), remaining_scope));
+  ColumnPtr out = new_fixed(e.type, n, true);
+  for (size_t b = 0; b <= whens; ++b) {
+    if (!(pieces[b].column->type() == e.type) && !pieces[b].null_constant) {
+      throw NotImplemented("GPU CASE branch of type " + pieces[b].column->type().to_string());
+    }
+    if (pieces[b].null_constant && pieces[b].column->type().physical_width() != e.type.physical_width()) {
+      pieces[b] = constant(Value(), e.type);
+    }
+    launch_select_into(e.type.physical_width(), arg_of(pieces[b]), branch_of, static_cast<uint8_t>(b), out_of(out), n,
+                       stream_);
+  }
+  return DeviceOperand{out, false, false};
+}
+
+/// True when the column's null count is exact (it was not computed by this evaluation).
+bool null_count_known(const ColumnPtr& result, const Batch& batch) {
+  if (result->validity() == nullptr || result->is_dictionary()) return true;
+  for (const ColumnPtr& c : batch.columns()) {
+    if (c == result) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ColumnPtr evaluate_gpu(const plan::Expr& expr, const Batch& device_batch, gpu::Stream stream,
+                       gpu::MemoryResource& mr) {
+  gpu::require_explicit_stream(stream, "evaluate_gpu");
+  KESTREL_CHECK_MSG(device_batch.on_device(), "GPU expression evaluation needs a device batch");
+  BufferPtr status = Buffer::allocate(sizeof(StatusBlock), mr, stream);
+  gpu::fill_bytes(status->data(), gpu::MemoryKind::kDevice, 0, sizeof(StatusBlock), stream);
+  auto* block = status->as<StatusBlock>();
+  GpuEvaluator evaluator(device_batch, stream, mr, &block->error);
+  ColumnPtr result = evaluator.materialize(evaluator.eval(expr, Scope{}));
+  const bool count_nulls = !null_count_known(result, device_batch);
+  if (count_nulls) {
+    launch_count_valid(result->validity()->as<uint8_t>(), device_batch.num_rows(), &block->valid_count, stream);
+  }
+  // The one sync of an evaluation: the host needs the error flag (to raise) and the result's NULL count.
+  StatusBlock host{};
+  gpu::copy_bytes(&host, gpu::MemoryKind::kHost, block, gpu::MemoryKind::kDevice, sizeof(StatusBlock), stream);
+  if (host.error != 0) {
+    // Rare path: the CPU twin finds the failing row and raises its exact error message.
+    Batch host_batch = copy_batch(device_batch, gpu::host_memory_resource(), stream);
+    EvalContext ctx;
+    (void)evaluate(expr, host_batch, ctx);
+    throw InvalidInput("arithmetic error in " + expr.to_string() + " (flagged on the GPU)", "22000");
+  }
+  if (count_nulls) result->set_null_count(device_batch.num_rows() - static_cast<size_t>(host.valid_count));
+  return result;
+}
+
+}  // namespace kestrel::exec

@@ -1,0 +1,28 @@
+#pragma once
+/// GPU evaluation of bound expressions (planner/expression.hpp) over device batches: the twin of evaluate.hpp,
+/// producing device columns with the same values, types and NULLs as the CPU evaluator.
+///
+/// Today each expression node is one kernel launch (or a few) over whole columns; constants stay one-row device
+/// columns that kernels broadcast, column references are returned without a copy, and dictionary-encoded strings
+/// are compared, matched (LIKE) and cut (SUBSTRING) once per dictionary entry. Next step: fuse chains of
+/// fixed-width nodes (arithmetic, comparisons, logic, casts) into one generated kernel per tree, keeping only
+/// strings and CASE as separate passes.
+
+#include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
+#include "planner/expression.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::exec {
+
+/// Evaluates `expr` on every row of the device batch `device_batch`, ordered on `stream`, with result buffers from
+/// `mr`. The result has `device_batch.num_rows()` rows and type `expr.type`; it may be the input column itself or
+/// dictionary-encoded (as on the CPU). Throws NotImplemented, naming the function or type, for what the GPU side
+/// does not support (placement then runs the expression on the CPU). Runtime errors (overflow, division by zero,
+/// failed casts) are flagged on the device and raised as the CPU's InvalidInput.
+///
+/// Synchronizes `stream` once: the host reads back the error flag and the result's NULL count.
+ColumnPtr evaluate_gpu(const plan::Expr& expr, const Batch& device_batch, gpu::Stream stream,
+                       gpu::MemoryResource& mr);
+
+}  // namespace kestrel::exec

@@ -1,0 +1,118 @@
+#pragma once
+/// Launchers of the GPU expression kernels (internal to exec/expr): one launch per expression node over whole
+/// columns. The host side (evaluate_gpu.cpp) needs no CUDA headers; the kernels live in the *_gpu.cu files.
+///
+/// Conventions shared by every kernel:
+/// - An operand is a DeviceArg: a column, or (`constant`) one value for every row. NULLs travel as validity
+///   bitmaps; a NULL constant is a one-row column whose bit is 0, so it needs no special case in the kernels.
+/// - Outputs write validity as whole 32-bit words (one warp ballot per 32 rows): bitmaps allocated here are rounded
+///   up to 4 bytes.
+/// - Runtime errors (overflow, division by zero, failed casts) set `ErrorScope::status` for rows that are not NULL
+///   and active; the host reads it once per evaluation.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/datetime_ops.hpp"
+#include "common/types.hpp"
+#include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
+#include "planner/expression.hpp"
+
+namespace kestrel::exec::gpu_expr {
+
+/// A read-only view of an evaluated device operand.
+struct DeviceArg {
+  const void* values = nullptr;       ///< fixed-width values, or the chars of strings (the dictionary's if indexed)
+  const uint8_t* validity = nullptr;  ///< row validity, LSB first (null: all valid)
+  const int64_t* offsets = nullptr;   ///< strings: int64 offsets (the dictionary's if indexed)
+  const int32_t* indices = nullptr;   ///< dictionary-encoded strings: the entry of each row
+  bool constant = false;              ///< one value (row 0) for every row
+};
+
+/// Where kernels report runtime errors, and which rows may raise them.
+struct ErrorScope {
+  int* status = nullptr;              ///< device flag, set non-zero by a failing row
+  const uint8_t* active = nullptr;    ///< one byte per row: rows whose errors count (null: all rows)
+  const int* active_any = nullptr;    ///< device flag: some row is active (null: yes); read by one-row evaluations
+  bool one_row = false;               ///< an evaluation of constants only (its row stands for every active row)
+};
+
+/// The result of a fixed-width kernel.
+struct DeviceOut {
+  void* values = nullptr;
+  uint32_t* validity = nullptr;  ///< null when the result cannot be NULL
+};
+
+enum class ArithOp : uint8_t { kAdd, kSubtract, kMultiply, kDivide, kModulo };
+
+/// Integer, REAL and DOUBLE arithmetic; `type` is the type of both operands and of the result.
+void launch_numeric_arith(TypeId type, ArithOp op, DeviceArg a, DeviceArg b, DeviceOut out, size_t rows,
+                          ErrorScope err, gpu::Stream stream);
+/// Exact DECIMAL arithmetic with the CPU's rules (exec/expr/arith_ops.hpp).
+void launch_decimal_arith(const LogicalType& ta, const LogicalType& tb, const LogicalType& result, ArithOp op,
+                          DeviceArg a, DeviceArg b, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream);
+/// Unary minus (integer overflow of the minimum is an error).
+void launch_negate(const LogicalType& type, DeviceArg a, DeviceOut out, size_t rows, ErrorScope err,
+                   gpu::Stream stream);
+
+/// = <> < <= > >= and IS [NOT] DISTINCT FROM on two operands of one type (fixed-width or VARCHAR).
+void launch_compare(const LogicalType& type, plan::ScalarFunction f, DeviceArg a, DeviceArg b, DeviceOut out,
+                    size_t rows, gpu::Stream stream);
+
+/// Two-operand AND / OR with three-valued logic.
+void launch_logic(bool is_and, DeviceArg a, DeviceArg b, DeviceOut out, size_t rows, gpu::Stream stream);
+void launch_not(DeviceArg a, DeviceOut out, size_t rows, gpu::Stream stream);
+/// IS NULL (`want_null`) / IS NOT NULL into bytes (never NULL).
+void launch_is_null(DeviceArg a, bool want_null, uint8_t* out, size_t rows, gpu::Stream stream);
+/// out[i] = a[i] (a[0] for a constant) for values of `width` bytes, validity included.
+void launch_broadcast(size_t width, DeviceArg a, DeviceOut out, size_t rows, gpu::Stream stream);
+/// Spreads a per-dictionary-entry result: out[i] = per_entry[indices[i]], NULL where the row or the entry is.
+void launch_spread(size_t width, DeviceArg per_entry, const int32_t* indices, const uint8_t* row_validity,
+                   DeviceOut out, size_t rows, gpu::Stream stream);
+
+/// CASE: rows still `remaining` whose condition is TRUE take branch `b` (branch_of = b, remaining = 0);
+/// `remaining_any` is set when some row remains afterwards (it must be zeroed before).
+void launch_case_take(DeviceArg cond, uint8_t* remaining, uint8_t* branch_of, uint8_t b, int* remaining_any,
+                      size_t rows, gpu::Stream stream);
+/// mask[i] = branch_of[i] == b && active[i]; sets *any when a row is set (zeroed before).
+void launch_branch_mask(const uint8_t* branch_of, uint8_t b, const uint8_t* active, uint8_t* mask, int* any,
+                        size_t rows, gpu::Stream stream);
+/// Rows of branch `b` take `piece`'s value and validity; `out` is updated in place (its validity must exist).
+void launch_select_into(size_t width, DeviceArg piece, const uint8_t* branch_of, uint8_t b, DeviceOut out,
+                        size_t rows, gpu::Stream stream);
+
+/// Adds the number of set bits among the first `rows` of `validity` to *count.
+void launch_count_valid(const uint8_t* validity, size_t rows, unsigned long long* count, gpu::Stream stream);
+
+/// CAST between numeric types (integers, REAL, DOUBLE, DECIMAL of both widths), BOOLEAN <-> integers,
+/// DATE <-> TIMESTAMP. Throws NotImplemented for other pairs before launching anything.
+void launch_cast(const LogicalType& from, const LogicalType& to, DeviceArg a, DeviceOut out, size_t rows,
+                 ErrorScope err, gpu::Stream stream);
+/// True when launch_cast supports the pair.
+bool cast_supported(const LogicalType& from, const LogicalType& to);
+
+/// DATE or TIMESTAMP (`x_type`) +/- INTERVAL; `interval` may be either operand on the host's side.
+void launch_add_interval(TypeId x_type, bool subtract, DeviceArg x, DeviceArg interval, DeviceOut out, size_t rows,
+                         gpu::Stream stream);
+/// extract(part from DATE or TIMESTAMP) -> BIGINT.
+void launch_extract(DatePart part, TypeId x_type, DeviceArg x, DeviceOut out, size_t rows,
+                    gpu::Stream stream);
+/// DATE +/- integer days (`sign` 1 or -1), DATE - DATE.
+void launch_add_days(int sign, DeviceArg date, DeviceArg days, DeviceOut out, size_t rows, gpu::Stream stream);
+void launch_diff_days(DeviceArg a, DeviceArg b, DeviceOut out, size_t rows, gpu::Stream stream);
+
+/// LIKE of VARCHAR `s` against the device pattern `pattern[0..pattern_len)` with `escape` (-1: none).
+void launch_like(DeviceArg s, const char* pattern, size_t pattern_len, int escape, bool negate, DeviceOut out,
+                 size_t rows, gpu::Stream stream);
+/// SUBSTRING, pass 1: offsets[i + 1] = byte length of row i's result (offsets[0] = 0); negative lengths are errors.
+void launch_substring_lengths(DeviceArg s, DeviceArg start, const DeviceArg* length, int64_t* offsets,
+                              uint32_t* validity, size_t rows, ErrorScope err, gpu::Stream stream);
+/// SUBSTRING, pass 2: turns the lengths into offsets (scan) and copies the bytes. `scratch` comes from `mr`.
+void launch_substring_copy(DeviceArg s, DeviceArg start, const DeviceArg* length, int64_t* offsets, char* chars,
+                           size_t rows, gpu::Stream stream, gpu::MemoryResource& mr);
+/// A VARCHAR constant repeated `rows` times (`len` bytes at `value`).
+void launch_broadcast_string(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows,
+                             gpu::Stream stream);
+
+}  // namespace kestrel::exec::gpu_expr

@@ -1,0 +1,168 @@
+/// VARCHAR functions on the GPU: LIKE (a per-row matcher for % and _), SUBSTRING in code points (two passes:
+/// lengths, scan, copy) and broadcasting a string constant.
+
+#include <cub/device/device_scan.cuh>
+
+#include "common/error.hpp"
+#include "exec/expr/expr_device_gpu.cuh"
+#include "exec/expr/utf8.hpp"
+
+namespace kestrel::exec::gpu_expr {
+
+namespace {
+
+__device__ inline int64_t char_len(const char* s, int64_t at) {
+  return static_cast<int64_t>(utf8::char_bytes(static_cast<uint8_t>(s[at])));
+}
+
+/// Greedy wildcard matching with one backtrack point (the last %): `_` consumes one UTF-8 character, the escape
+/// byte makes the next pattern byte literal. Linear in practice, quadratic at worst.
+__device__ bool like_match(DeviceString s, const char* p, int64_t m, int escape) {
+  int64_t si = 0, pi = 0, star_p = -1, star_s = 0;
+  while (si < s.size) {
+    if (pi < m) {
+      const char c = p[pi];
+      const bool escaped = escape >= 0 && static_cast<uint8_t>(c) == escape && pi + 1 < m;
+      if (!escaped && c == '%') {
+        star_p = ++pi;
+        star_s = si;
+        continue;
+      }
+      if (!escaped && c == '_') {
+        si += char_len(s.data, si);
+        ++pi;
+        continue;
+      }
+      const char literal = escaped ? p[pi + 1] : c;
+      if (s.data[si] == literal) {
+        ++si;
+        pi += escaped ? 2 : 1;
+        continue;
+      }
+    }
+    if (star_p < 0) return false;
+    star_s += char_len(s.data, star_s);
+    si = star_s;
+    pi = star_p;
+  }
+  while (pi < m && p[pi] == '%' ) ++pi;
+  return pi == m;
+}
+
+__global__ void like_kernel(DeviceArg s, const char* pattern, int64_t pattern_len, int escape, bool negate,
+                            DeviceOut out, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false;
+  if (in) {
+    valid = arg_valid(s, i);
+    static_cast<uint8_t*>(out.values)[i] = valid && (like_match(arg_string(s, i), pattern, pattern_len, escape) != negate);
+  }
+  write_validity(out.validity, i, in, valid);
+}
+
+/// The byte range [begin, end) of substring(s, start[, length]) (PostgreSQL rules, as the CPU's string_funcs).
+__device__ inline void substring_range(DeviceString s, int64_t start, bool has_length, int64_t length,
+                                       int64_t* begin, int64_t* end) {
+  const int64_t last = has_length ? (length > INT64_MAX - start ? INT64_MAX : start + length) : INT64_MAX;
+  const int64_t from = start > 1 ? start : 1;
+  *begin = *end = 0;
+  if (last <= from || length < 0) return;
+  const auto b = static_cast<int64_t>(utf8::offset_of(s.data, static_cast<size_t>(s.size), static_cast<size_t>(from - 1)));
+  *begin = b;
+  if (last == INT64_MAX) {
+    *end = s.size;
+    return;
+  }
+  *end = b + static_cast<int64_t>(utf8::offset_of(s.data + b, static_cast<size_t>(s.size - b),
+                                                  static_cast<size_t>(last - from)));
+}
+
+__global__ void substring_lengths_kernel(DeviceArg s, DeviceArg start, DeviceArg length, bool has_length,
+                                         int64_t* offsets, uint32_t* validity, size_t rows, ErrorScope err) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false, failed = false;
+  if (in) {
+    valid = arg_valid(s, i) && arg_valid(start, i) && (!has_length || arg_valid(length, i));
+    int64_t b = 0, e = 0;
+    if (valid) {
+      const int64_t len = has_length ? arg_value<int64_t>(length, i) : 0;
+      failed = has_length && len < 0 && row_active(err, i);
+      substring_range(arg_string(s, i), arg_value<int64_t>(start, i), has_length, len, &b, &e);
+    }
+    offsets[i + 1] = e - b;
+    if (i == 0) offsets[0] = 0;
+  }
+  report_error(err, failed);
+  write_validity(validity, i, in, valid);
+}
+
+__global__ void substring_copy_kernel(DeviceArg s, DeviceArg start, DeviceArg length, bool has_length,
+                                      const int64_t* offsets, char* chars, size_t rows) {
+  const size_t i = row_index();
+  if (i >= rows || offsets[i + 1] == offsets[i]) return;
+  const DeviceString str = arg_string(s, i);
+  int64_t b = 0, e = 0;
+  substring_range(str, arg_value<int64_t>(start, i), has_length, has_length ? arg_value<int64_t>(length, i) : 0, &b,
+                  &e);
+  for (int64_t k = b; k < e; ++k) chars[offsets[i] + (k - b)] = str.data[k];
+}
+
+__global__ void broadcast_string_kernel(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows) {
+  const size_t i = row_index();
+  if (i > rows) return;
+  offsets[i] = static_cast<int64_t>(i * len);
+  if (i < rows) {
+    for (size_t k = 0; k < len; ++k) chars[i * len + k] = value[k];
+  }
+}
+
+}  // namespace
+
+void launch_like(DeviceArg s, const char* pattern, size_t pattern_len, int escape, bool negate, DeviceOut out,
+                 size_t rows, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_like");
+  if (rows == 0) return;
+  like_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, pattern, static_cast<int64_t>(pattern_len),
+                                                                       escape, negate, out, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_substring_lengths(DeviceArg s, DeviceArg start, const DeviceArg* length, int64_t* offsets,
+                              uint32_t* validity, size_t rows, ErrorScope err, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_substring_lengths");
+  if (rows == 0) {
+    KESTREL_CUDA_CHECK(cudaMemsetAsync(offsets, 0, sizeof(int64_t), stream.handle()));
+    return;
+  }
+  substring_lengths_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(
+      s, start, length ? *length : DeviceArg{}, length != nullptr, offsets, validity, rows, err);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_substring_copy(DeviceArg s, DeviceArg start, const DeviceArg* length, int64_t* offsets, char* chars,
+                           size_t rows, gpu::Stream stream, gpu::MemoryResource& mr) {
+  gpu::require_explicit_stream(stream, "launch_substring_copy");
+  if (rows == 0) return;
+  size_t temp_bytes = 0;
+  KESTREL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, offsets + 1, offsets + 1,
+                                                   static_cast<int64_t>(rows), stream.handle()));
+  void* temp = mr.allocate(temp_bytes, stream);
+  KESTREL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, offsets + 1, offsets + 1,
+                                                   static_cast<int64_t>(rows), stream.handle()));
+  mr.deallocate(temp, temp_bytes, stream);
+  substring_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(
+      s, start, length ? *length : DeviceArg{}, length != nullptr, offsets, chars, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_broadcast_string(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows,
+                             gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_broadcast_string");
+  broadcast_string_kernel<<<blocks_for(rows + 1), kBlockThreads, 0, stream.handle()>>>(value, len, offsets, chars,
+                                                                                      rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace kestrel::exec::gpu_expr
