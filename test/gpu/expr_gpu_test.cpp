@@ -208,7 +208,7 @@ TEST_F(GpuExprTest, Strings) {
     }
     for (const char* c : {"VARCHAR_nulls", "VARCHAR", "dict"}) {
       v.push_back(fn(ScalarFunction::kSubstring, S, {col(b, c), lit(Value::bigint(2)), lit(Value::bigint(3))}));
-      v.push_back(fn(ScalarFunction::kSubstring, S, {col(b, c), lit(Value::bigint(-1)), lit(Value::bigint(4))}));
+      v.push_back(fn(ScalarFunction::kSubstring, S, {col(b, c), lit(Value::bigint(0)), lit(Value::bigint(4))}));
       v.push_back(fn(ScalarFunction::kSubstring, S, {col(b, c), lit(Value::bigint(5))}));
     }
     v.push_back(fn(ScalarFunction::kSubstring, S, {col(b, "VARCHAR"), lit(Value::bigint(1)), lit(Value::bigint(-1))}));

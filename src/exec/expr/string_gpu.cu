@@ -64,7 +64,9 @@ __global__ void like_kernel(DeviceArg s, const char* pattern, int64_t pattern_le
 /// The byte range [begin, end) of substring(s, start[, length]) (PostgreSQL rules, as the CPU's string_funcs).
 __device__ inline void substring_range(DeviceString s, int64_t start, bool has_length, int64_t length,
                                        int64_t* begin, int64_t* end) {
-  const int64_t last = has_length ? (length > INT64_MAX - start ? INT64_MAX : start + length) : INT64_MAX;
+  // start + length saturates; it cannot overflow for start <= 0 (length >= 0 here).
+  const int64_t last =
+      has_length ? (start > 0 && length > INT64_MAX - start ? INT64_MAX : start + length) : INT64_MAX;
   const int64_t from = start > 1 ? start : 1;
   *begin = *end = 0;
   if (last <= from || length < 0) return;
