@@ -2,6 +2,7 @@
 /// What every operator of a running query can reach: memory, thread count, cancellation.
 
 #include <atomic>
+#include <functional>
 
 #include "common/error.hpp"
 #include "gpu/memory_resource.hpp"
@@ -15,6 +16,11 @@ struct ExecContext {
   int threads = 1;
   /// Set from another thread (Ctrl-C) to stop the query.
   const std::atomic<bool>* cancel_requested = nullptr;
+  /// Collect per-step rows and times (EXPLAIN ANALYZE).
+  bool profile = false;
+  /// Called after each morsel with (pipeline index, morsels done, morsels of the pipeline, pipelines); may be
+  /// empty. Called from driver threads: it must be thread-safe and quick.
+  std::function<void(size_t, size_t, size_t, size_t)> progress;
 
   /// Throws Cancelled when the query was asked to stop; drivers call it between morsels.
   void check_cancelled() const {

@@ -1,6 +1,8 @@
 #include "exec/pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -11,19 +13,46 @@ namespace kestrel::exec {
 
 namespace {
 
+uint64_t now_nanos() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+/// Adds the time since `start` and `rows` to a step's statistics.
+void record(StepStats* stats, uint64_t start, uint64_t rows) {
+  if (stats == nullptr) return;
+  stats->nanos.fetch_add(now_nanos() - start, std::memory_order_relaxed);
+  stats->rows.fetch_add(rows, std::memory_order_relaxed);
+}
+
 /// Pushes `batch` through operators [op, end) and into the sink.
 void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, Sink::LocalState& local,
           ExecContext& ctx) {
+  PipelineStats* stats = p.stats.get();
+  uint64_t start = stats ? now_nanos() : 0;
   if (op == p.operators.size()) {
+    uint64_t rows = batch.num_rows();
     p.sink->consume(local, morsel, sequence++, std::move(batch), ctx);
+    record(stats ? &stats->sink : nullptr, start, rows);
     return;
   }
   std::vector<Batch> out;
   p.operators[op]->execute(batch, ctx, out);
+  if (stats != nullptr) {
+    uint64_t rows = 0;
+    for (const auto& b : out) rows += b.num_rows();
+    record(stats->operators[op].get(), start, rows);
+  }
   for (auto& b : out) push(p, op + 1, std::move(b), morsel, sequence, local, ctx);
 }
 
-void run_one(Pipeline& p, ExecContext& ctx) {
+void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
+  uint64_t pipeline_start = now_nanos();
+  if (ctx.profile && !p.stats) {
+    p.stats = std::make_shared<PipelineStats>();
+    for (size_t i = 0; i < p.operators.size(); ++i) p.stats->operators.push_back(std::make_unique<StepStats>());
+  }
   p.source->prepare(ctx);
   for (auto& op : p.operators) op->prepare(ctx);
   size_t morsels = p.source->morsel_count();
@@ -39,9 +68,16 @@ void run_one(Pipeline& p, ExecContext& ctx) {
         if (m >= morsels) break;
         ctx.check_cancelled();
         std::vector<Batch> batches;
+        uint64_t read_start = p.stats ? now_nanos() : 0;
         p.source->read(m, ctx, batches);
+        if (p.stats) {
+          uint64_t rows = 0;
+          for (const auto& b : batches) rows += b.num_rows();
+          record(&p.stats->source, read_start, rows);
+        }
         size_t sequence = 0;
         for (auto& b : batches) push(p, 0, std::move(b), m, sequence, *local, ctx);
+        if (ctx.progress) ctx.progress(index, m + 1, morsels, count);
       }
       std::lock_guard lock(combine_mutex);
       if (!failed.load()) p.sink->combine(*local, ctx);
@@ -61,7 +97,19 @@ void run_one(Pipeline& p, ExecContext& ctx) {
     for (auto& t : threads) t.join();
   }
   if (error) std::rethrow_exception(error);
+  uint64_t finalize_start = p.stats ? now_nanos() : 0;
   p.sink->finalize(ctx);
+  if (p.stats) {
+    record(&p.stats->sink, finalize_start, 0);
+    p.stats->wall_nanos = now_nanos() - pipeline_start;
+  }
+}
+
+std::string format_step(const std::string& name, const StepStats& s) {
+  char buf[160];
+  std::snprintf(buf, sizeof(buf), "%-36s rows %12llu   time %10.3f ms", name.c_str(),
+                static_cast<unsigned long long>(s.rows.load()), static_cast<double>(s.nanos.load()) / 1e6);
+  return buf;
 }
 
 }  // namespace
@@ -80,13 +128,43 @@ void run_pipelines(std::vector<Pipeline>& pipelines, ExecContext& ctx) {
       }
       if (!ready) continue;
       ctx.check_cancelled();
-      run_one(pipelines[i], ctx);
+      run_one(pipelines[i], ctx, finished, pipelines.size());
       done[i] = true;
       ++finished;
       progressed = true;
     }
     KESTREL_CHECK_MSG(progressed, "pipeline dependencies form a cycle");
   }
+}
+
+}  // namespace kestrel::exec
+
+namespace kestrel::exec {
+
+std::string describe_pipelines(const std::vector<Pipeline>& pipelines) {
+  std::string out;
+  for (size_t i = 0; i < pipelines.size(); ++i) {
+    const Pipeline& p = pipelines[i];
+    out += "Pipeline " + std::to_string(i);
+    if (!p.dependencies.empty()) {
+      out += " (after";
+      for (size_t d : p.dependencies) out += " " + std::to_string(d);
+      out += ")";
+    }
+    if (p.stats) {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), ", %.3f ms", static_cast<double>(p.stats->wall_nanos) / 1e6);
+      out += buf;
+    }
+    out += "\n";
+    if (!p.stats) continue;
+    out += "  " + format_step(p.source->name(), p.stats->source) + "\n";
+    for (size_t o = 0; o < p.operators.size(); ++o) {
+      out += "  " + format_step(p.operators[o]->name(), *p.stats->operators[o]) + "\n";
+    }
+    out += "  " + format_step(p.sink->name() + " (rows in)", p.stats->sink) + "\n";
+  }
+  return out;
 }
 
 }  // namespace kestrel::exec

@@ -56,6 +56,20 @@ class Sink {
   virtual std::string name() const = 0;
 };
 
+/// What one step of a pipeline did (EXPLAIN ANALYZE): output rows and time spent, summed over drivers.
+struct StepStats {
+  std::atomic<uint64_t> rows{0};
+  std::atomic<uint64_t> nanos{0};
+};
+
+/// Per-pipeline statistics: the source, each operator, the sink (rows in, time).
+struct PipelineStats {
+  StepStats source;
+  std::vector<std::unique_ptr<StepStats>> operators;
+  StepStats sink;
+  uint64_t wall_nanos = 0;
+};
+
 /// One pipeline of a query.
 struct Pipeline {
   std::shared_ptr<Source> source;
@@ -63,7 +77,12 @@ struct Pipeline {
   std::shared_ptr<Sink> sink;
   /// Indices (into the query's pipeline list) of the pipelines that must finish before this one starts.
   std::vector<size_t> dependencies;
+  /// Filled while the pipeline runs when the context asks for profiling.
+  std::shared_ptr<PipelineStats> stats;
 };
+
+/// The pipelines with their statistics as text, one line per step (EXPLAIN ANALYZE).
+std::string describe_pipelines(const std::vector<Pipeline>& pipelines);
 
 /// Runs `pipelines` in dependency order, each on up to ctx.threads drivers. The first error (or cancellation)
 /// stops the query and is rethrown here.

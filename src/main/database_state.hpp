@@ -1,6 +1,8 @@
 #pragma once
 /// What a Database holds besides its options: the catalog and the settings.
 
+#include <functional>
+
 #include "catalog/catalog.hpp"
 #include "main/database.hpp"
 #include "main/settings.hpp"
@@ -10,6 +12,8 @@ namespace kestrel {
 struct Database::State {
   catalog::Catalog catalog;
   Settings settings;
+  /// Progress of the running statement (pipeline, morsels done, morsels, pipelines); set by the CLI on a terminal.
+  std::function<void(size_t, size_t, size_t, size_t)> progress;
 };
 
 }  // namespace kestrel

@@ -1,5 +1,6 @@
 #include "main/statement_runner.hpp"
 
+#include <chrono>
 #include <functional>
 #include <set>
 
@@ -34,7 +35,8 @@ QueryResult status(std::string message) {
   return result;
 }
 
-QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel);
+QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
+                         std::string* profile = nullptr);
 
 /// Runs every uncorrelated scalar sub-query of `plan` once and puts its value in place as a constant.
 void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, const std::atomic<bool>& cancel) {
@@ -61,17 +63,26 @@ void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, 
   visit(root);
 }
 
-/// Runs a bound plan and returns its rows.
-QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel) {
+/// Runs a bound plan and returns its rows; with `profile`, also the optimized plan and per-step statistics.
+QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
+                         std::string* profile) {
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
   ctx.cancel_requested = &cancel;
+  ctx.profile = profile != nullptr;
+  ctx.progress = state.progress;
   exec::PlanBuilder builder(ctx);
   auto collector = builder.build_result(plan);
+  auto start = std::chrono::steady_clock::now();
   exec::run_pipelines(builder.pipelines(), ctx);
+  if (profile != nullptr) {
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    *profile = plan::explain_logical(*plan) + "\n" + exec::describe_pipelines(builder.pipelines()) +
+               "Total " + std::to_string(ms) + " ms, " + std::to_string(collector->row_count()) + " rows\n";
+  }
   QueryResult result;
   result.schema = collector->schema();
   result.batches = collector->batches();
@@ -208,12 +219,18 @@ QueryResult describe(Database::State& state, const ast::DescribeStatement& s) {
   return text_result({"column_name", "column_type", "null"}, rows);
 }
 
-QueryResult explain(Database::State& state, const ast::ExplainStatement& s) {
-  if (s.analyze) throw NotImplemented("EXPLAIN ANALYZE is not supported yet", s.position);
-  if (!s.statement->is<ast::QueryStatement>()) throw NotImplemented("EXPLAIN of this statement", s.position);
+QueryResult explain(Database::State& state, const ast::ExplainStatement& s, const std::atomic<bool>& cancel) {
+  if (!s.statement->is<ast::QueryStatement>()) {
+    throw NotImplemented("EXPLAIN supports queries only", s.statement->position);
+  }
   plan::Binder binder(state.catalog);
-  auto plan = plan::optimize(binder.bind_query(*s.statement->as<ast::QueryStatement>().query));
-  std::string text = plan::explain_logical(*plan);
+  auto bound = binder.bind_query(*s.statement->as<ast::QueryStatement>().query);
+  std::string text;
+  if (s.analyze) {
+    execute_plan(state, bound, cancel, &text);
+  } else {
+    text = plan::explain_logical(*plan::optimize(plan::clone_plan(bound)));
+  }
   std::vector<std::vector<std::string>> rows;
   size_t start = 0;
   while (start < text.size()) {
@@ -246,7 +263,7 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
     case ast::StatementKind::kCreateIndex: return status("CREATE INDEX");
     case ast::StatementKind::kDrop: return drop(state, statement.as<ast::DropStatement>());
     case ast::StatementKind::kInsert: return insert(state, statement.as<ast::InsertStatement>(), cancel);
-    case ast::StatementKind::kExplain: return explain(state, statement.as<ast::ExplainStatement>());
+    case ast::StatementKind::kExplain: return explain(state, statement.as<ast::ExplainStatement>(), cancel);
     case ast::StatementKind::kSet: {
       const auto& s = statement.as<ast::SetStatement>();
       if (s.value.kind == ast::OptionValue::Kind::kDefault) {
