@@ -1,0 +1,218 @@
+#include "io/parquet/writer/parquet_writer.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "common/error.hpp"
+#include "io/parquet/writer/metadata_encoder.hpp"
+
+namespace kestrel::io {
+namespace {
+
+constexpr char kMagic[4] = {'P', 'A', 'R', '1'};
+constexpr const char* kCreatedBy = "Kestrel";
+
+std::string file_prefix(const std::string& path) { return "Parquet file '" + path + "': "; }
+
+std::string errno_text() { return std::strerror(errno); }
+
+/// `.name.tmp-<pid>-<n>` beside `path`: hidden from dataset scans, unique within and across processes.
+std::string temp_path_for(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  std::filesystem::path p(path);
+  std::string name = "." + p.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                     std::to_string(counter.fetch_add(1));
+  return (p.parent_path() / name).string();
+}
+
+/// The same error category with the file named in front of the message.
+[[noreturn]] void rethrow_with_file(const Error& e, const std::string& path) {
+  std::string message = e.message();
+  if (message.find(path) == std::string::npos) message = file_prefix(path) + message;
+  switch (e.category()) {
+    case ErrorCategory::kInvalidInput: throw InvalidInput(message, e.code());
+    case ErrorCategory::kNotImplemented: throw NotImplemented(message);
+    case ErrorCategory::kIo: throw IoError(message);
+    case ErrorCategory::kResourceExhausted: throw ResourceExhausted(message);
+    default: throw;
+  }
+}
+
+}  // namespace
+
+ParquetWriter::ParquetWriter(std::string path, std::string temp_path, int fd, Schema schema,
+                             ParquetWriterOptions options)
+    : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), schema_(std::move(schema)),
+      options_(options) {}
+
+std::unique_ptr<ParquetWriter> ParquetWriter::open(const std::string& path, const Schema& schema,
+                                                   const ParquetWriterOptions& options) {
+  if (schema.size() == 0) throw InvalidInput(file_prefix(path) + "cannot write a table without columns");
+  std::set<std::string> names;
+  for (const Field& field : schema.fields()) {
+    if (!names.insert(field.name).second) {
+      throw InvalidInput(file_prefix(path) + "duplicate column name '" + field.name + "'");
+    }
+    try {
+      parquet::schema_element_for(field);
+    } catch (const Error& e) {
+      rethrow_with_file(e, path);
+    }
+  }
+  if (options.row_group_size == 0 || options.data_page_size == 0) {
+    throw InvalidInput(file_prefix(path) + "row_group_size and page_size must be positive");
+  }
+  if (std::filesystem::is_directory(path)) throw IoError(file_prefix(path) + "is a folder");
+  std::string temp = temp_path_for(path);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError(file_prefix(path) + "cannot create '" + temp + "': " + errno_text());
+  std::unique_ptr<ParquetWriter> writer(new ParquetWriter(path, temp, fd, schema, options));
+  writer->guarded([&] { writer->append(reinterpret_cast<const uint8_t*>(kMagic), 4); });
+  return writer;
+}
+
+ParquetWriter::~ParquetWriter() {
+  if (!closed_) abort();
+}
+
+void ParquetWriter::abort() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!closed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  pending_.clear();
+  failed_ = true;
+}
+
+template <typename F>
+void ParquetWriter::guarded(F&& f) {
+  if (closed_) throw InvalidInput(file_prefix(path_) + "the writer is already closed");
+  if (failed_) throw InvalidInput(file_prefix(path_) + "an earlier error aborted the write");
+  try {
+    f();
+  } catch (const Error& e) {
+    abort();
+    rethrow_with_file(e, path_);
+  } catch (...) {
+    abort();
+    throw;
+  }
+}
+
+[[noreturn]] void ParquetWriter::fail_io(const std::string& what) {
+  throw IoError(file_prefix(path_) + what + " '" + temp_path_ + "': " + errno_text());
+}
+
+void ParquetWriter::append(const uint8_t* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd_, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_io("cannot write to");
+    data += n;
+    size -= static_cast<size_t>(n);
+    file_offset_ += n;
+  }
+}
+
+void ParquetWriter::write(const Batch& batch) {
+  guarded([&] {
+    if (batch.on_device()) throw InvalidInput("write takes host batches; copy device batches to the host first");
+    if (batch.num_columns() != schema_.size()) {
+      throw InvalidInput("a batch of " + std::to_string(batch.num_columns()) + " columns for a schema of " +
+                         std::to_string(schema_.size()));
+    }
+    for (size_t c = 0; c < schema_.size(); ++c) {
+      const Column& column = *batch.column(c);
+      if (!(column.type() == schema_.field(c).type)) {
+        throw InvalidInput("column '" + schema_.field(c).name + "' is " + schema_.field(c).type.to_string() +
+                           " but the batch holds " + column.type().to_string());
+      }
+      if (column.length() < batch.num_rows()) {
+        throw InvalidInput("column '" + schema_.field(c).name + "' is shorter than its batch");
+      }
+    }
+    if (batch.num_rows() == 0) return;
+    pending_.push_back(batch);
+    pending_rows_ += batch.num_rows();
+    while (pending_rows_ >= options_.row_group_size) flush_row_group(options_.row_group_size);
+  });
+}
+
+void ParquetWriter::flush_row_group(size_t rows) {
+  // Slices of the pending batches that make up the row group's `rows` rows.
+  std::vector<std::vector<parquet::ColumnSlice>> slices(schema_.size());
+  size_t taken = 0;
+  size_t consumed_batches = 0;
+  size_t offset = pending_offset_;
+  while (taken < rows) {
+    const Batch& b = pending_[consumed_batches];
+    size_t n = std::min(rows - taken, b.num_rows() - offset);
+    for (size_t c = 0; c < schema_.size(); ++c) slices[c].push_back({b.column(c), offset, n});
+    taken += n;
+    offset += n;
+    if (offset == b.num_rows()) {
+      ++consumed_batches;
+      offset = 0;
+    }
+  }
+
+  parquet::RowGroup group;
+  group.num_rows = static_cast<int64_t>(rows);
+  for (size_t c = 0; c < schema_.size(); ++c) {
+    auto encoded = parquet::encode_column_chunk(schema_.field(c), slices[c], options_, file_offset_);
+    append(encoded.bytes.data(), encoded.bytes.size());
+    group.total_byte_size += encoded.uncompressed_bytes;
+    group.columns.push_back(std::move(encoded.chunk));
+  }
+  row_groups_.push_back(std::move(group));
+  rows_written_ += static_cast<int64_t>(rows);
+
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(consumed_batches));
+  pending_offset_ = offset;
+  pending_rows_ -= rows;
+}
+
+void ParquetWriter::close() {
+  guarded([&] {
+    if (pending_rows_ > 0) flush_row_group(pending_rows_);
+    parquet::FileMetaData meta;
+    meta.version = 1;
+    meta.num_rows = rows_written_;
+    meta.created_by = kCreatedBy;
+    parquet::SchemaElement root;
+    root.name = "schema";
+    root.num_children = static_cast<int32_t>(schema_.size());
+    meta.schema.push_back(root);
+    for (const Field& field : schema_.fields()) meta.schema.push_back(parquet::schema_element_for(field));
+    meta.row_groups = std::move(row_groups_);
+    meta.column_orders_type_defined.assign(schema_.size(), true);
+    std::vector<uint8_t> footer = parquet::encode_file_metadata(meta);
+    append(footer.data(), footer.size());
+    uint8_t length[4];
+    for (int i = 0; i < 4; ++i) length[i] = static_cast<uint8_t>(footer.size() >> (8 * i));
+    append(length, 4);
+    append(reinterpret_cast<const uint8_t*>(kMagic), 4);
+    if (::fsync(fd_) != 0) fail_io("cannot fsync");
+    if (::close(fd_) != 0) {
+      fd_ = -1;
+      fail_io("cannot close");
+    }
+    fd_ = -1;
+    if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail_io("cannot rename into place");
+    closed_ = true;
+    // Make the rename durable; a failure here cannot undo it, so it is not an error.
+    std::filesystem::path folder = std::filesystem::path(path_).parent_path();
+    int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+      ::fsync(dir);
+      ::close(dir);
+    }
+  });
+}
+
+}  // namespace kestrel::io
