@@ -86,7 +86,9 @@ std::string_view trim_chars(std::string_view s, std::string_view set, bool left,
 /// substring(s, start[, length]) in code points, PostgreSQL rules: positions before 1 count toward the length.
 std::string_view substring(std::string_view s, int64_t start, bool has_length, int64_t length) {
   if (has_length && length < 0) throw InvalidInput("negative substring length not allowed", "22011");
-  const int64_t end = has_length ? (length > INT64_MAX - start ? INT64_MAX : start + length) : INT64_MAX;
+  // start + length cannot overflow when start <= 0 (length >= 0); only a positive start needs the clamp.
+  const int64_t end =
+      has_length ? (start > 0 && length > INT64_MAX - start ? INT64_MAX : start + length) : INT64_MAX;
   const int64_t from = std::max<int64_t>(start, 1);
   if (end <= from) return {};
   const size_t b = utf8::offset_of(s.data(), s.size(), static_cast<size_t>(from - 1));
