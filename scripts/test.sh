@@ -49,6 +49,38 @@ else
   echo "build/kestrel-sqllogictest is missing"; add_counts 0 1 0; status=1
 fi
 
+step "shared SQL corpus (../shared/sqllogictest, cpu mode, as postgresql)"
+shared_corpus=${KESTREL_SHARED_DIR:-../shared}/sqllogictest
+if [ -d "$shared_corpus" ] && [ -x build/kestrel-sqllogictest ]; then
+  build/kestrel-sqllogictest --mode cpu "$shared_corpus" >"$log" 2>&1
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -1)
+  echo "$line"
+  if [ -z "$line" ]; then
+    echo "the runner printed no summary"; add_counts 0 1 0; status=1
+  else
+    read -r p f s <<<"$(sed -E 's/([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped/\1 \2 \3/' <<<"$line")"
+    known=test/sql/shared_corpus_differences.txt
+    failed_records=$(grep -oE '^FAILED [^ ]+:[0-9]+' "$log" | sed -E 's#^FAILED .*/##' | sort)
+    expected_records=$(grep -vE '^#|^$' "$known" | awk '{print $1}' | sort)
+    unexpected=$(comm -23 <(echo "$failed_records") <(echo "$expected_records") | grep -v '^$')
+    now_passing=$(comm -13 <(echo "$failed_records") <(echo "$expected_records") | grep -v '^$')
+    known_count=$(comm -12 <(echo "$failed_records") <(echo "$expected_records") | grep -vc '^$')
+    echo "$known_count known differences from the files' SQLite expectations (listed with reasons in $known)"
+    add_counts "$p" 0 "$((s + known_count))"
+    if [ -n "$unexpected" ]; then
+      echo "unexpected failures:"; echo "$unexpected"; grep -A8 -F -f <(sed 's/^/FAILED /' <<<"$unexpected" | sed 's#FAILED #/#') "$log" | head -60
+      add_counts 0 "$(wc -l <<<"$unexpected")" 0; status=1
+    fi
+    if [ -n "$now_passing" ]; then
+      echo "listed differences that now pass (remove them from $known):"; echo "$now_passing"; status=1
+    fi
+    total_records=$((p + f))
+    [ "$total_records" -gt 0 ] && echo "pass rate: $(( 10000 * p / total_records / 100 )).$(( 10000 * p / total_records % 100 ))%"
+  fi
+else
+  echo "no shared corpus at $shared_corpus"
+fi
+
 step "end-to-end tests (pytest)"
 .venv/bin/python -m pytest test/py -q -p no:cacheprovider >"$log" 2>&1
 rc=$?
