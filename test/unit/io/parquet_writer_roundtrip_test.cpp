@@ -157,6 +157,7 @@ TEST(ParquetWriterRoundTrip, EveryTypeWithNullsEachCodecDictionaryOnOff) {
       auto file = ParquetFile::open(path);
       EXPECT_EQ(file->num_row_groups(), 3u);
       for (const auto& chunk : file->metadata().row_groups[0].columns) {
+        EXPECT_EQ(chunk.meta_data->codec, options.compression);
         bool has_dictionary = chunk.meta_data->dictionary_page_offset.has_value();
         EXPECT_EQ(has_dictionary, dictionary && chunk.meta_data->type != parquet::PhysicalType::kBoolean);
       }
