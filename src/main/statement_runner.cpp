@@ -4,7 +4,11 @@
 #include <functional>
 #include <set>
 
+#include <algorithm>
+
+#include "catalog/loaded_table.hpp"
 #include "exec/plan_builder.hpp"
+#include "main/copy_statement.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/optimizer/optimizer.hpp"
 #include "vector/gather.hpp"
@@ -120,6 +124,13 @@ QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStat
   std::vector<Field> fields = plan->output;
   for (size_t i = 0; i < s.column_names.size() && i < fields.size(); ++i) fields[i].name = s.column_names[i];
   auto schema = std::make_shared<Schema>(fields);
+  if (state.catalog.data_dir()) {
+    // With a data folder attached, the table is a Parquet file there (written completely before it appears).
+    std::string path = *state.catalog.data_dir() + "/" + name + ".parquet";
+    size_t count = write_parquet_file(path, *schema, rows.batches, {});
+    state.catalog.add_table(catalog::open_file_table(name, path), true);
+    return status("CREATE TABLE AS " + std::to_string(count));
+  }
   auto table = std::make_shared<catalog::MemoryTable>(name, schema);
   size_t count = 0;
   for (const auto& b : rows.batches) count += table->append(Batch(schema, b.columns(), b.num_rows(), b.residency()));
@@ -241,6 +252,67 @@ QueryResult explain(Database::State& state, const ast::ExplainStatement& s, cons
   return text_result({"plan"}, rows);
 }
 
+QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const std::atomic<bool>& cancel) {
+  if (!s.to) throw NotImplemented("COPY ... FROM is not supported yet; use INSERT INTO ... SELECT * FROM read_csv(...)", s.position);
+  plan::Binder binder(state.catalog);
+  plan::LogicalPtr plan;
+  if (s.query) {
+    plan = binder.bind_query(*s.query);
+  } else {
+    // COPY table [(columns)] TO: the same as SELECT columns FROM table.
+    ast::Query query(s.position);
+    auto select = std::make_unique<ast::Select>(s.position);
+    auto ref = std::make_unique<ast::BaseTableRef>(s.table.position);
+    ref->name = s.table;
+    select->from.push_back(std::move(ref));
+    if (s.columns.empty()) {
+      select->items.push_back({std::make_unique<ast::Star>(s.position), std::nullopt, s.position});
+    }
+    for (const auto& c : s.columns) {
+      auto col = std::make_unique<ast::ColumnRef>(s.position);
+      col->names = {c};
+      select->items.push_back({std::move(col), std::nullopt, s.position});
+    }
+    query.body = std::move(select);
+    plan = binder.bind_query(query);
+  }
+  QueryResult rows = execute_plan(state, plan, cancel);
+  std::string format = "parquet";
+  std::string lower_file = s.file;
+  std::transform(lower_file.begin(), lower_file.end(), lower_file.begin(), ::tolower);
+  if (lower_file.size() > 4 && (lower_file.ends_with(".csv") || lower_file.ends_with(".tbl"))) format = "csv";
+  std::vector<std::pair<std::string, std::string>> writer_options;
+  char delimiter = ',';
+  bool header = true;
+  for (const auto& o : s.options) {
+    std::string value = o.value.text;
+    std::transform(value.begin(), value.end(), value.begin(), ::tolower);
+    if (o.name == "format") {
+      format = value;
+    } else if (o.name == "delimiter" || o.name == "delim" || o.name == "sep") {
+      if (o.value.text.size() != 1) throw InvalidInput("COPY delimiter must be one character", "22023", o.position);
+      delimiter = o.value.text[0];
+    } else if (o.name == "header") {
+      header = value.empty() || value == "true" || value == "on" || value == "1";
+    } else {
+      writer_options.emplace_back(o.name, o.value.text);
+    }
+  }
+  Schema schema(plan->output);
+  size_t count;
+  if (format == "parquet") {
+    count = write_parquet_file(s.file, schema, rows.batches, writer_options);
+  } else if (format == "csv") {
+    if (!writer_options.empty()) {
+      throw InvalidInput("COPY to CSV has no option '" + writer_options.front().first + "'", "22023", s.position);
+    }
+    count = write_csv_file(s.file, schema, rows.batches, delimiter, header);
+  } else {
+    throw InvalidInput("COPY FORMAT must be parquet or csv, not '" + format + "'", "22023", s.position);
+  }
+  return status("COPY " + std::to_string(count));
+}
+
 }  // namespace
 
 QueryResult run_statement(Database::State& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
@@ -289,7 +361,7 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
       return text_result({s.name}, {{state.settings.get(s.name)}});
     }
     case ast::StatementKind::kDescribe: return describe(state, statement.as<ast::DescribeStatement>());
-    case ast::StatementKind::kCopy: throw NotImplemented("COPY is not supported yet", statement.position);
+    case ast::StatementKind::kCopy: return copy_to(state, statement.as<ast::CopyStatement>(), cancel);
   }
   throw InternalError("unhandled statement kind");
 }

@@ -1,0 +1,67 @@
+"""SQL access to files: read_parquet/read_csv table functions, data folders, DESCRIBE, COPY ... TO and CREATE TABLE AS
+into a data folder, checked against pyarrow and DuckDB reading the same files."""
+
+import csv
+import decimal
+import io
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def rows_of(result):
+    return list(csv.reader(io.StringIO(result.stdout)))
+
+
+def test_read_parquet_and_describe(run_kestrel, tmp_path):
+    table = pa.table({"id": pa.array([1, 2, None], pa.int64()), "name": ["a", None, "c"],
+                      "price": pa.array([decimal.Decimal("1.50"), decimal.Decimal("2.25"), None], pa.decimal128(10, 2))})
+    pq.write_table(table, tmp_path / "t.parquet")
+    r = run_kestrel("--device", "cpu", "--format", "csv", "-c",
+                    f"SELECT id, name, price FROM read_parquet('{tmp_path / 't.parquet'}') ORDER BY id NULLS LAST")
+    assert r.returncode == 0, r.describe()
+    assert rows_of(r) == [["id", "name", "price"], ["1", "a", "1.50"], ["2", "", "2.25"], ["", "c", ""]]
+    r = run_kestrel("--device", "cpu", "--format", "csv", "--data", str(tmp_path), "-c", "DESCRIBE t")
+    assert r.returncode == 0, r.describe()
+    assert rows_of(r)[1:] == [["id", "BIGINT", "YES"], ["name", "VARCHAR", "YES"], ["price", "DECIMAL(10,2)", "YES"]]
+
+
+def test_copy_to_parquet_is_read_back_by_pyarrow_and_duckdb(run_kestrel, tmp_path):
+    out = tmp_path / "out.parquet"
+    sql = (f"COPY (SELECT x, x * 1.25 AS d, 'v' || x AS s, DATE '2000-01-01' + x AS day "
+           f"FROM (VALUES (1), (2), (3)) v(x)) TO '{out}' (FORMAT parquet, COMPRESSION zstd)")
+    r = run_kestrel("--device", "cpu", "-c", sql)
+    assert r.returncode == 0, r.describe()
+    got = pq.read_table(out).to_pylist()
+    assert [row["s"] for row in got] == ["v1", "v2", "v3"]
+    assert [str(row["d"]) for row in got] == ["1.25", "2.50", "3.75"]
+    assert str(got[0]["day"]) == "2000-01-02"
+    import duckdb
+    assert duckdb.sql(f"SELECT sum(x), max(s) FROM read_parquet('{out}')").fetchall() == [(6, "v3")]
+
+
+def test_create_table_as_writes_into_the_data_folder(run_kestrel, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    r = run_kestrel("--device", "cpu", "--data", str(data), "-c",
+                    "CREATE TABLE squares AS SELECT x, x * x AS sq FROM (VALUES (1), (2), (3)) v(x)")
+    assert r.returncode == 0, r.describe()
+    assert pq.read_table(data / "squares.parquet").column("sq").to_pylist() == [1, 4, 9]
+    r = run_kestrel("--device", "cpu", "--data", str(data), "--format", "csv", "-c", "SELECT sum(sq) FROM squares")
+    assert rows_of(r) == [["sum"], ["14"]]
+
+
+def test_failed_copy_leaves_no_file(run_kestrel, tmp_path):
+    out = tmp_path / "bad.parquet"
+    r = run_kestrel("--device", "cpu", "-c", f"COPY (SELECT 1 / 0 AS x) TO '{out}'")
+    assert r.returncode != 0
+    assert "division by zero" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_csv_table_function(run_kestrel, tmp_path):
+    (tmp_path / "f.csv").write_text("a|b\n1|x\n2|y\n")
+    r = run_kestrel("--device", "cpu", "--format", "csv", "-c",
+                    f"SELECT b, a + 1 AS a1 FROM read_csv('{tmp_path / 'f.csv'}', delim = '|') ORDER BY a")
+    assert r.returncode == 0, r.describe()
+    assert rows_of(r) == [["b", "a1"], ["x", "2"], ["y", "3"]]
