@@ -91,4 +91,10 @@ Batch ParquetTable::read_morsel(size_t morsel, const ScanSpec& spec) const {
 
 TableStatistics ParquetTable::statistics() const { return statistics_; }
 
+std::vector<std::pair<std::string, std::string>> ParquetTable::unreadable_columns() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& c : dataset_->unreadable_columns()) out.emplace_back(c.name, c.reason);
+  return out;
+}
+
 }  // namespace kestrel::catalog

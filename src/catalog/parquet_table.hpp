@@ -16,6 +16,7 @@ class ParquetTable final : public Table {
   std::vector<size_t> plan_scan(const ScanSpec& spec) const override;
   Batch read_morsel(size_t morsel, const ScanSpec& spec) const override;
   TableStatistics statistics() const override;
+  std::vector<std::pair<std::string, std::string>> unreadable_columns() const override;
 
   const io::ParquetDatasetPtr& dataset() const { return dataset_; }
 

@@ -63,6 +63,9 @@ class Table {
   /// Reads one morsel's `spec.columns` into a host batch whose schema lists those columns.
   virtual Batch read_morsel(size_t morsel, const ScanSpec& spec) const = 0;
   virtual TableStatistics statistics() const = 0;
+  /// Columns the source has but Kestrel cannot read (nested Parquet columns, ...): (name, reason). Naming one in a
+  /// query, or `*` over the table, is a NotImplemented error with the reason.
+  virtual std::vector<std::pair<std::string, std::string>> unreadable_columns() const { return {}; }
 
  protected:
   /// The output schema of a scan of `columns`.

@@ -32,6 +32,16 @@ void append_scope(Scope& left, const Scope& right, size_t offset) {
   }
 }
 
+/// Lists the columns of `table` that cannot be read, so that naming them gives the reason.
+void add_unreadable_columns(const catalog::Table& table, Scope& scope) {
+  std::string alias = scope.columns.empty() ? table.name() : scope.columns.front().table;
+  for (const auto& [name, reason] : table.unreadable_columns()) {
+    ScopeColumn c{alias, name, TypeId::kNull, 0, true};
+    c.unreadable = "column '" + name + "' of table '" + table.name() + "': " + reason;
+    scope.columns.push_back(c);
+  }
+}
+
 }  // namespace
 
 LogicalPtr make_cross_join(LogicalPtr left, LogicalPtr right) {
@@ -107,6 +117,7 @@ LogicalPtr Binder::bind_table_function(const ast::TableFunctionRef& ref, Scope& 
     get->output.push_back(table->schema()->field(i));
   }
   apply_alias(ref.alias, ref.name, *get, scope);
+  add_unreadable_columns(*table, scope);
   return get;
 }
 
@@ -140,6 +151,7 @@ LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {
     get->output.push_back(table->schema()->field(i));
   }
   apply_alias(ref.alias, name, *get, scope);
+  add_unreadable_columns(*table, scope);
   return get;
 }
 

@@ -111,6 +111,9 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       std::string table = star.qualifier.empty() ? "" : star.qualifier.back();
       bool any = false;
       for (const auto& c : scope.columns) {
+        if (!c.unreadable.empty() && (table.empty() || c.table == table)) {
+          throw NotImplemented(c.unreadable + " (select the readable columns by name)", star.position);
+        }
         if (c.hidden || (!table.empty() && c.table != table)) continue;
         item_exprs.push_back(nullptr);
         star_exprs.push_back(make_column_ref(c.index, c.type, c.name));

@@ -22,6 +22,8 @@ struct ScopeColumn {
   LogicalType type;
   size_t index = 0;   ///< position in the input of the node the expression is evaluated on
   bool hidden = false;  ///< not expanded by `*` (e.g. a USING column's right copy)
+  /// Set for a column of the source that Kestrel cannot read: why (using it is a NotImplemented error).
+  std::string unreadable;
 };
 
 /// The columns an expression may reference.

@@ -316,6 +316,7 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   const ScopeColumn* found = nullptr;
   for (const auto& c : ctx.scope->columns) {
     if (c.name != ref.column() || (!table.empty() && c.table != table)) continue;
+    if (!c.unreadable.empty()) throw NotImplemented(c.unreadable, ref.position);
     if (table.empty() && c.hidden) continue;
     if (found != nullptr) {
       throw BinderError("column reference '" + ref.column() + "' is ambiguous", ref.position, "42702");
