@@ -73,6 +73,11 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
+  if (state.gpu && !state.settings.gpu_fallback()) {
+    // No operator has a GPU implementation yet: with fallback off, running on the CPU would hide that.
+    throw NotImplemented("'" + plan->label() + "' has no GPU implementation yet and gpu_fallback is off "
+                         "(SET gpu_fallback = true runs it on the CPU)");
+  }
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
   ctx.cancel_requested = &cancel;
