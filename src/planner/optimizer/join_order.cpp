@@ -119,7 +119,7 @@ class JoinOrder {
     std::vector<Leaf> leaves;
     std::vector<ExprPtr> conjuncts;
     collect(node, 0, leaves, conjuncts);
-    if (leaves.size() < 3) {
+    if (leaves.size() < 2) {
       for (auto& c : node->children) c = rewrite(c);
       return node;
     }

@@ -16,10 +16,12 @@ std::map<const LogicalNode*, int> parent_counts(const LogicalNode& root) {
 }
 
 LogicalPtr optimize(LogicalPtr plan) {
+  fold_constants(*plan);
   plan = push_down_filters(std::move(plan));
   plan = order_joins(std::move(plan));
   extract_join_keys(*plan);
   plan = prune_projections(std::move(plan));
+  derive_scan_pruning(*plan);
   return plan;
 }
 

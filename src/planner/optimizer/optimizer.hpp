@@ -28,6 +28,13 @@ LogicalPtr order_joins(LogicalPtr plan);
 /// query uses. The root keeps all its outputs.
 LogicalPtr prune_projections(LogicalPtr plan);
 
+/// Constant folding: constant sub-expressions are computed once at planning time.
+void fold_constants(LogicalNode& plan);
+
+/// Scan pruning: scan filters of the form `column op constant`, `column IN (...)` and `column IS NULL` become the
+/// scan's pruning predicates, which let Parquet scans skip row groups by their min/max statistics.
+void derive_scan_pruning(LogicalNode& plan);
+
 /// Nodes referenced by more than one parent (shared sub-plans such as CTEs); rules do not rewrite into them.
 std::map<const LogicalNode*, int> parent_counts(const LogicalNode& root);
 
