@@ -43,12 +43,23 @@ class FilterPushdown {
       case NodeKind::kGet: {
         auto& get = node->as<LogicalGet>();
         for (auto& p : preds) get.filters.push_back(p);
+        dedupe(get.filters);
         return node;
       }
       default:
         rewrite_children(*node);
         return wrap(node, preds);
     }
+  }
+
+  /// Drops repeated predicates (the same text), keeping the first of each.
+  static void dedupe(std::vector<ExprPtr>& preds) {
+    std::set<std::string> seen;
+    std::vector<ExprPtr> unique;
+    for (auto& p : preds) {
+      if (seen.insert(p->to_string()).second) unique.push_back(p);
+    }
+    preds = std::move(unique);
   }
 
   void rewrite_children(LogicalNode& node) {
@@ -100,6 +111,33 @@ class FilterPushdown {
     }
     std::vector<ExprPtr> left, right, both, kept;
     auto shift = [&](size_t i) { return i - left_width; };
+    if (inner) {
+      // An OR over both sides implies, for each side, the OR of what each branch says about that side alone:
+      // (n1 = 'A' AND n2 = 'B') OR (n1 = 'B' AND n2 = 'A') lets n1 IN ('A', 'B') filter the left input early.
+      std::vector<ExprPtr> derived;
+      for (const auto& p : preds) {
+        if (p->kind != ExprKind::kOr) continue;
+        for (int side = 0; side < 2; ++side) {
+          std::vector<ExprPtr> branches;
+          for (const auto& branch : p->children) {
+            std::vector<ExprPtr> mine;
+            for (const auto& c : split_conjuncts(branch)) {
+              auto cols = referenced_columns(*c);
+              bool on_side = !cols.empty();
+              for (size_t i : cols) on_side &= side == 0 ? i < left_width : i >= left_width;
+              if (on_side) mine.push_back(c);
+            }
+            if (mine.empty()) break;
+            branches.push_back(make_conjunction(mine));
+          }
+          if (branches.size() == p->children.size()) {
+            derived.push_back(make_node(ExprKind::kOr, TypeId::kBoolean, branches));
+          }
+        }
+      }
+      for (auto& d : derived) preds.push_back(d);
+    }
+    dedupe(preds);
     for (const auto& p : preds) {
       auto cols = referenced_columns(*p);
       bool only_left = true, only_right = true;
