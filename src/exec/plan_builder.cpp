@@ -35,6 +35,12 @@ class LimitSource final : public Source {
 
 SchemaPtr schema_of(const plan::LogicalNode& node) { return std::make_shared<Schema>(node.output); }
 
+SchemaPtr schema_of_exprs(const std::vector<plan::ExprPtr>& exprs) {
+  std::vector<Field> fields;
+  for (size_t i = 0; i < exprs.size(); ++i) fields.push_back({"#" + std::to_string(i), exprs[i]->type});
+  return std::make_shared<Schema>(fields);
+}
+
 void PlanBuilder::count_references(const plan::LogicalNode& node) {
   if (++references_[&node] > 1) return;
   for (const auto& child : node.children) count_references(*child);

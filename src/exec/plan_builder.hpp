@@ -53,5 +53,7 @@ class PlanBuilder {
 
 /// The schema of a plan node's output.
 SchemaPtr schema_of(const plan::LogicalNode& node);
+/// A schema for the results of `exprs`, with generated column names.
+SchemaPtr schema_of_exprs(const std::vector<plan::ExprPtr>& exprs);
 
 }  // namespace kestrel::exec

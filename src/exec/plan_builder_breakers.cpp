@@ -7,13 +7,6 @@ namespace kestrel::exec {
 
 namespace {
 
-/// Schema of `exprs` with generated names.
-SchemaPtr schema_of_exprs(const std::vector<plan::ExprPtr>& exprs) {
-  std::vector<Field> fields;
-  for (size_t i = 0; i < exprs.size(); ++i) fields.push_back({"#" + std::to_string(i), exprs[i]->type});
-  return std::make_shared<Schema>(fields);
-}
-
 }  // namespace
 
 PlanBuilder::Open PlanBuilder::build_breaker(const plan::LogicalPtr& node) {

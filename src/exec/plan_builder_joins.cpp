@@ -35,12 +35,6 @@ JoinSide key_columns(const std::vector<Field>& fields, const std::vector<plan::E
   return side;
 }
 
-SchemaPtr schema_of_exprs(const std::vector<plan::ExprPtr>& exprs) {
-  std::vector<Field> fields;
-  for (size_t i = 0; i < exprs.size(); ++i) fields.push_back({"#" + std::to_string(i), exprs[i]->type});
-  return std::make_shared<Schema>(fields);
-}
-
 }  // namespace
 
 PlanBuilder::Open PlanBuilder::build_join(const plan::LogicalJoin& join) {
