@@ -112,6 +112,7 @@ class JoinOrder {
   };
 
   LogicalPtr rewrite_unshared(LogicalPtr node) {
+    if (LogicalPtr pushed = push_semi_join(node)) return rewrite(pushed);
     if (!is_region_join(*node)) {
       for (auto& c : node->children) c = rewrite(c);
       return node;
@@ -129,6 +130,51 @@ class JoinOrder {
       leaf.selectivity = std::min(1.0, leaf.rows / base_rows(*leaf.plan));
     }
     return reorder(node, leaves, conjuncts);
+  }
+
+  /// A semi or anti join over a region of inner joins whose condition reads only one input of the region is moved
+  /// onto that input, so it filters before the other joins (`o_orderkey IN (...)` above customer x orders x
+  /// lineitem filters orders). The region's columns are unchanged, so nothing above needs rewriting.
+  LogicalPtr push_semi_join(const LogicalPtr& node) {
+    if (node->kind != NodeKind::kJoin) return nullptr;
+    auto& semi = node->as<LogicalJoin>();
+    if ((semi.join_type != JoinType::kSemi && semi.join_type != JoinType::kAnti) || !semi.condition ||
+        !semi.left_keys.empty()) {
+      return nullptr;
+    }
+    LogicalPtr region = node->children[0];
+    if (!is_region_join(*region) || parents_[region.get()] > 1) return nullptr;
+    size_t width = region->output.size();
+    std::vector<Leaf> leaves;
+    std::vector<ExprPtr> conjuncts;
+    collect(region, 0, leaves, conjuncts);
+    std::set<size_t> used;
+    for (size_t c : referenced_columns(*semi.condition)) {
+      if (c < width) used.insert(leaf_of(leaves, c));
+    }
+    if (used.size() != 1) return nullptr;
+    size_t target = *used.begin();
+    size_t offset = leaves[target].offset;
+    size_t leaf_width = leaves[target].plan->output.size();
+    // Rebuild the semi join over the chosen input, then put it in that input's place inside the region.
+    auto moved = std::make_shared<LogicalJoin>(semi);
+    moved->condition = remap_columns(semi.condition, [&](size_t i) { return i < width ? i - offset : i - width + leaf_width; });
+    moved->children = {leaves[target].plan, node->children[1]};
+    moved->output = leaves[target].plan->output;
+    if (!replace_leaf(region, leaves[target].plan, moved)) return nullptr;
+    return region;
+  }
+
+  /// Replaces the child pointer `from` by `to` somewhere inside the region rooted at `root`.
+  bool replace_leaf(const LogicalPtr& root, const LogicalPtr& from, const LogicalPtr& to) {
+    for (auto& child : root->children) {
+      if (child == from) {
+        child = to;
+        return true;
+      }
+      if (is_region_join(*child) && parents_[child.get()] <= 1 && replace_leaf(child, from, to)) return true;
+    }
+    return false;
   }
 
   /// Collects the leaves of a region of inner joins (in column order) and its conditions over region columns.
