@@ -11,81 +11,168 @@ namespace {
 
 /// Old output index -> new output index of a rewritten node (absent = dropped).
 using Mapping = std::map<size_t, size_t>;
+using Columns = std::set<size_t>;
 
 ExprPtr remap(const ExprPtr& e, const Mapping& m) {
   return remap_columns(e, [&](size_t i) { return m.at(i); });
 }
 
-void add_columns(std::set<size_t>& set, const ExprPtr& e) {
+void add_columns(Columns& set, const ExprPtr& e) {
   if (!e) return;
   for (size_t c : referenced_columns(*e)) set.insert(c);
 }
 
-Mapping identity(size_t n) {
-  Mapping m;
-  for (size_t i = 0; i < n; ++i) m[i] = i;
-  return m;
+Columns all_columns(const LogicalNode& n) {
+  Columns all;
+  for (size_t i = 0; i < n.output.size(); ++i) all.insert(i);
+  return all;
 }
 
+bool has_right_output(JoinType t) { return t != JoinType::kSemi && t != JoinType::kAnti && t != JoinType::kMark; }
+
+/// Two passes over the plan DAG: first every node's required outputs are gathered from all its parents (parents
+/// before children, so a sub-plan shared by several parents, such as a CTE, gets the union of what they read);
+/// then nodes are rewritten children first, each exactly once, and parents remap through their children's mappings.
 class ProjectionPruning {
  public:
-  explicit ProjectionPruning(std::map<const LogicalNode*, int> parents) : parents_(std::move(parents)) {}
-
-  /// Rewrites `node` so that it produces at least the `required` outputs; returns where each old output went.
-  Mapping prune(LogicalPtr& node, std::set<size_t> required) {
-    if (parents_[node.get()] > 1) {
-      // Shared sub-plans keep their outputs; prune inside them once.
-      if (done_shared_.insert(node.get()).second) prune_all_children(*node);
-      return identity(node->output.size());
-    }
-    switch (node->kind) {
-      case NodeKind::kGet: return prune_get(node->as<LogicalGet>(), required);
-      case NodeKind::kFilter: {
-        auto& f = node->as<LogicalFilter>();
-        add_columns(required, f.predicate);
-        Mapping m = prune(node->children[0], required);
-        f.predicate = remap(f.predicate, m);
-        f.output = node->children[0]->output;
-        return m;
-      }
-      case NodeKind::kProject: return prune_project(node->as<LogicalProject>(), required);
-      case NodeKind::kAggregate: return prune_aggregate(node->as<LogicalAggregate>(), required);
-      case NodeKind::kJoin: return prune_join(node->as<LogicalJoin>(), required);
-      case NodeKind::kSort: {
-        auto& s = node->as<LogicalSort>();
-        for (auto& k : s.keys) add_columns(required, k.expr);
-        Mapping m = prune(node->children[0], required);
-        for (auto& k : s.keys) k.expr = remap(k.expr, m);
-        s.output = node->children[0]->output;
-        return m;
-      }
-      case NodeKind::kLimit: {
-        Mapping m = prune(node->children[0], required);
-        node->output = node->children[0]->output;
-        return m;
-      }
-      default:
-        prune_all_children(*node);
-        return identity(node->output.size());
-    }
+  LogicalPtr run(LogicalPtr root) {
+    std::vector<LogicalNode*> post;
+    std::set<LogicalNode*> seen;
+    std::function<void(LogicalNode*)> dfs = [&](LogicalNode* n) {
+      if (!seen.insert(n).second) return;
+      for (auto& c : n->children) dfs(c.get());
+      post.push_back(n);
+    };
+    dfs(root.get());
+    required_[root.get()] = all_columns(*root);
+    for (auto it = post.rbegin(); it != post.rend(); ++it) gather(**it);
+    for (LogicalNode* n : post) mappings_[n] = apply(*n, required_[n]);
+    return root;
   }
 
  private:
-  void prune_all_children(LogicalNode& node) {
-    for (auto& c : node.children) {
-      std::set<size_t> all;
-      for (size_t i = 0; i < c->output.size(); ++i) all.insert(i);
-      prune(c, all);
+  /// Adds what `node` needs from each child, given what its parents need from it.
+  void gather(LogicalNode& node) {
+    Columns req = required_[&node];
+    auto need = [&](size_t child, const Columns& cols) { required_[node.children[child].get()].insert(cols.begin(), cols.end()); };
+    switch (node.kind) {
+      case NodeKind::kFilter: add_columns(req, node.as<LogicalFilter>().predicate); need(0, req); break;
+      case NodeKind::kSort:
+        for (const auto& k : node.as<LogicalSort>().keys) add_columns(req, k.expr);
+        need(0, req);
+        break;
+      case NodeKind::kLimit: need(0, req); break;
+      case NodeKind::kProject: {
+        const auto& p = node.as<LogicalProject>();
+        Columns child;
+        for (size_t i : kept_projections(p, req)) add_columns(child, p.exprs[i]);
+        need(0, child);
+        break;
+      }
+      case NodeKind::kAggregate: {
+        const auto& a = node.as<LogicalAggregate>();
+        Columns child;
+        for (const auto& g : a.groups) add_columns(child, g);
+        for (size_t j : kept_aggregates(a, req)) add_columns(child, a.aggregates[j].argument);
+        need(0, child);
+        break;
+      }
+      case NodeKind::kJoin: {
+        const auto& j = node.as<LogicalJoin>();
+        size_t lw = node.children[0]->output.size();
+        Columns left, right;
+        auto split = [&](size_t c) { c < lw ? left.insert(c) : right.insert(c - lw); };
+        for (size_t c : req) {
+          if (c < lw || has_right_output(j.join_type)) split(c);
+        }
+        for (const auto& k : j.left_keys) add_columns(left, k);
+        for (const auto& k : j.right_keys) add_columns(right, k);
+        if (j.condition) {
+          for (size_t c : referenced_columns(*j.condition)) split(c);
+        }
+        need(0, left);
+        need(1, right);
+        break;
+      }
+      case NodeKind::kGet:
+      case NodeKind::kValues: break;
+      default:
+        for (size_t c = 0; c < node.children.size(); ++c) need(c, all_columns(*node.children[c]));
+        break;
     }
   }
 
-  Mapping prune_get(LogicalGet& get, std::set<size_t> required) {
-    for (const auto& f : get.filters) add_columns(required, f);
-    if (required.empty() && !get.output.empty()) required.insert(0);  // keep one column for the row count
+  static std::vector<size_t> kept_projections(const LogicalProject& p, const Columns& req) {
+    std::vector<size_t> kept(req.begin(), req.end());
+    if (kept.empty() && !p.exprs.empty()) kept.push_back(0);
+    return kept;
+  }
+
+  static std::vector<size_t> kept_aggregates(const LogicalAggregate& a, const Columns& req) {
+    std::vector<size_t> kept;
+    size_t groups = a.groups.size();
+    for (size_t j = 0; j < a.aggregates.size(); ++j) {
+      // An ungrouped aggregation keeps at least one aggregate so it still yields its one row.
+      if (req.count(groups + j) || (groups == 0 && j == 0)) kept.push_back(j);
+    }
+    return kept;
+  }
+
+  Mapping child_map(LogicalNode& node, size_t c) { return mappings_.at(node.children[c].get()); }
+
+  /// Rewrites `node` (its children are rewritten already) to produce the `req` outputs.
+  Mapping apply(LogicalNode& node, const Columns& req) {
+    switch (node.kind) {
+      case NodeKind::kGet: return apply_get(node.as<LogicalGet>(), req);
+      case NodeKind::kFilter: {
+        Mapping m = child_map(node, 0);
+        auto& f = node.as<LogicalFilter>();
+        f.predicate = remap(f.predicate, m);
+        f.output = node.children[0]->output;
+        return m;
+      }
+      case NodeKind::kSort: {
+        Mapping m = child_map(node, 0);
+        for (auto& k : node.as<LogicalSort>().keys) k.expr = remap(k.expr, m);
+        node.output = node.children[0]->output;
+        return m;
+      }
+      case NodeKind::kLimit: {
+        node.output = node.children[0]->output;
+        return child_map(node, 0);
+      }
+      case NodeKind::kProject: {
+        auto& p = node.as<LogicalProject>();
+        Mapping cm = child_map(node, 0), m;
+        std::vector<ExprPtr> exprs;
+        std::vector<Field> output;
+        for (size_t i : kept_projections(p, req)) {
+          m[i] = exprs.size();
+          exprs.push_back(remap(p.exprs[i], cm));
+          output.push_back(p.output[i]);
+        }
+        p.exprs = exprs;
+        p.output = output;
+        return m;
+      }
+      case NodeKind::kAggregate: return apply_aggregate(node.as<LogicalAggregate>(), req);
+      case NodeKind::kJoin: return apply_join(node.as<LogicalJoin>());
+      default: {
+        // Children were asked for all their columns; keep them in place.
+        Mapping m;
+        for (size_t i = 0; i < node.output.size(); ++i) m[i] = i;
+        return m;
+      }
+    }
+  }
+
+  Mapping apply_get(LogicalGet& get, Columns req) {
+    for (const auto& f : get.filters) add_columns(req, f);
+    if (req.empty() && !get.output.empty()) req.insert(0);  // keep one column for the row count
     Mapping m;
     std::vector<size_t> columns;
     std::vector<Field> output;
-    for (size_t i : required) {
+    for (size_t i : req) {
       m[i] = columns.size();
       columns.push_back(get.spec.columns[i]);
       output.push_back(get.output[i]);
@@ -96,41 +183,15 @@ class ProjectionPruning {
     return m;
   }
 
-  Mapping prune_project(LogicalProject& p, const std::set<size_t>& required) {
-    std::set<size_t> child_required;
-    std::vector<size_t> kept(required.begin(), required.end());
-    if (kept.empty() && !p.exprs.empty()) kept.push_back(0);
-    for (size_t i : kept) add_columns(child_required, p.exprs[i]);
-    Mapping cm = prune(p.children[0], child_required);
-    Mapping m;
-    std::vector<ExprPtr> exprs;
-    std::vector<Field> output;
-    for (size_t i : kept) {
-      m[i] = exprs.size();
-      exprs.push_back(remap(p.exprs[i], cm));
-      output.push_back(p.output[i]);
-    }
-    p.exprs = exprs;
-    p.output = output;
-    return m;
-  }
-
-  Mapping prune_aggregate(LogicalAggregate& a, const std::set<size_t>& required) {
+  Mapping apply_aggregate(LogicalAggregate& a, const Columns& req) {
+    Mapping cm = child_map(a, 0);
     size_t groups = a.groups.size();
-    std::set<size_t> child_required;
-    for (const auto& g : a.groups) add_columns(child_required, g);
-    std::vector<size_t> kept_aggs;
-    for (size_t j = 0; j < a.aggregates.size(); ++j) {
-      // An ungrouped aggregation keeps at least one aggregate so it still yields its one row.
-      if (required.count(groups + j) || (groups == 0 && j == 0)) kept_aggs.push_back(j);
-    }
-    for (size_t j : kept_aggs) add_columns(child_required, a.aggregates[j].argument);
-    Mapping cm = prune(a.children[0], child_required);
     for (auto& g : a.groups) g = remap(g, cm);
-    Mapping m = identity(groups);
+    Mapping m;
+    for (size_t i = 0; i < groups; ++i) m[i] = i;
     std::vector<AggregateCall> aggs;
     std::vector<Field> output(a.output.begin(), a.output.begin() + static_cast<long>(groups));
-    for (size_t j : kept_aggs) {
+    for (size_t j : kept_aggregates(a, req)) {
       AggregateCall call = a.aggregates[j];
       if (call.argument) call.argument = remap(call.argument, cm);
       m[groups + j] = groups + aggs.size();
@@ -142,22 +203,9 @@ class ProjectionPruning {
     return m;
   }
 
-  Mapping prune_join(LogicalJoin& j, const std::set<size_t>& required) {
-    size_t left_width = j.children[0]->output.size();
-    std::set<size_t> left_req, right_req;
-    auto split = [&](size_t c) { c < left_width ? left_req.insert(c) : right_req.insert(c - left_width); };
-    bool has_right_output = j.join_type != JoinType::kSemi && j.join_type != JoinType::kAnti &&
-                            j.join_type != JoinType::kMark;
-    for (size_t c : required) {
-      if (c < left_width || has_right_output) split(c);
-    }
-    for (const auto& k : j.left_keys) add_columns(left_req, k);
-    for (const auto& k : j.right_keys) add_columns(right_req, k);
-    if (j.condition) {
-      for (size_t c : referenced_columns(*j.condition)) split(c);
-    }
-    Mapping lm = prune(j.children[0], left_req);
-    Mapping rm = prune(j.children[1], right_req);
+  Mapping apply_join(LogicalJoin& j) {
+    size_t left_width = original_width_.at(j.children[0].get());  // the left input's width before its rewrite
+    Mapping lm = child_map(j, 0), rm = child_map(j, 1);
     size_t new_left = j.children[0]->output.size();
     Mapping both;
     for (auto [o, n] : lm) both[o] = n;
@@ -167,7 +215,7 @@ class ProjectionPruning {
     if (j.condition) j.condition = remap(j.condition, both);
     std::vector<Field> output = j.children[0]->output;
     Mapping m = lm;
-    if (has_right_output) {
+    if (has_right_output(j.join_type)) {
       output.insert(output.end(), j.children[1]->output.begin(), j.children[1]->output.end());
       for (auto [o, n] : rm) m[o + left_width] = n + new_left;
     } else if (j.join_type == JoinType::kMark) {
@@ -178,18 +226,28 @@ class ProjectionPruning {
     return m;
   }
 
-  std::map<const LogicalNode*, int> parents_;
-  std::set<const LogicalNode*> done_shared_;
+ public:
+  /// Output widths before any rewrite (joins need their inputs' old widths to split old column numbers).
+  void remember_widths(const LogicalPtr& root) {
+    std::function<void(LogicalNode*)> visit = [&](LogicalNode* n) {
+      if (!original_width_.emplace(n, n->output.size()).second) return;
+      for (auto& c : n->children) visit(c.get());
+    };
+    visit(root.get());
+  }
+
+ private:
+  std::map<const LogicalNode*, Columns> required_;
+  std::map<const LogicalNode*, Mapping> mappings_;
+  std::map<const LogicalNode*, size_t> original_width_;
 };
 
 }  // namespace
 
 LogicalPtr prune_projections(LogicalPtr plan) {
-  ProjectionPruning rule(parent_counts(*plan));
-  std::set<size_t> all;
-  for (size_t i = 0; i < plan->output.size(); ++i) all.insert(i);
-  rule.prune(plan, all);
-  return plan;
+  ProjectionPruning rule;
+  rule.remember_widths(plan);
+  return rule.run(std::move(plan));
 }
 
 }  // namespace kestrel::plan
