@@ -145,6 +145,16 @@ class JoinOrder {
     LogicalPtr region = node->children[0];
     if (!is_region_join(*region) || parents_[region.get()] > 1) return nullptr;
     size_t width = region->output.size();
+    // Only pure key lookups move down: a residual condition (EXISTS ... AND a.x <> b.x) is evaluated per matching
+    // pair, which is cheaper after the region's other joins have cut the rows down.
+    for (const auto& c : split_conjuncts(semi.condition)) {
+      if (c->kind != ExprKind::kFunction || c->function != ScalarFunction::kEqual) return nullptr;
+      auto a = referenced_columns(*c->children[0]);
+      auto b = referenced_columns(*c->children[1]);
+      bool a_left = !a.empty() && *a.rbegin() < width, b_right = !b.empty() && *b.begin() >= width;
+      bool b_left = !b.empty() && *b.rbegin() < width, a_right = !a.empty() && *a.begin() >= width;
+      if (!((a_left && b_right) || (b_left && a_right))) return nullptr;
+    }
     std::vector<Leaf> leaves;
     std::vector<ExprPtr> conjuncts;
     collect(region, 0, leaves, conjuncts);
