@@ -1,10 +1,16 @@
 #include "exec/plan_builder.hpp"
 
+#include <algorithm>
+
 #include "exec/expr/evaluate.hpp"
+#include "exec/expr/evaluate_gpu_support.hpp"
 #include "exec/ops/filter/filter.hpp"
+#include "exec/ops/filter/filter_gpu.hpp"
 #include "exec/ops/limit/limit.hpp"
 #include "exec/ops/project/project.hpp"
+#include "exec/ops/project/project_gpu.hpp"
 #include "exec/ops/scan/table_scan.hpp"
+#include "exec/ops/transfer/transfer.hpp"
 #include "exec/ops/values/values.hpp"
 
 namespace kestrel::exec {
@@ -72,7 +78,23 @@ std::pair<std::shared_ptr<BatchCollector>, size_t> PlanBuilder::materialize(cons
   return {collector, index};
 }
 
-PlanBuilder::Open PlanBuilder::build(const plan::LogicalPtr& node) {
+PlanBuilder::Open PlanBuilder::build(const plan::LogicalPtr& node) { return to_host(build_placed(node)); }
+
+PlanBuilder::Open PlanBuilder::to_host(Open open) {
+  if (!open.on_device) return open;
+  open.operators.push_back(std::make_shared<ToHostGpu>());
+  open.on_device = false;
+  return open;
+}
+
+PlanBuilder::Open PlanBuilder::to_device(Open open) {
+  if (open.on_device) return open;
+  open.operators.push_back(std::make_shared<ToDeviceGpu>());
+  open.on_device = true;
+  return open;
+}
+
+PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
   if (references_[node.get()] > 1 && !materialized_.count(node.get())) {
     // A sub-plan used several times (a CTE) is computed once and read by each user.
     references_[node.get()] = 1;
@@ -91,17 +113,40 @@ PlanBuilder::Open PlanBuilder::build(const plan::LogicalPtr& node) {
     }
     case NodeKind::kValues: return build_values(node->as<plan::LogicalValues>());
     case NodeKind::kFilter: {
+      const plan::ExprPtr& predicate = node->as<plan::LogicalFilter>().predicate;
+#if KESTREL_WITH_CUDA
+      if (gpu_placement() && can_evaluate_gpu(*predicate)) {
+        Open open = to_device(build_placed(node->children[0]));
+        open.operators.push_back(std::make_shared<FilterGpu>(predicate));
+        return open;
+      }
+#endif
+      if (gpu_placement()) cpu_operators_.push_back(node->label());
       Open open = build(node->children[0]);
-      open.operators.push_back(std::make_shared<FilterCpu>(node->as<plan::LogicalFilter>().predicate));
+      open.operators.push_back(std::make_shared<FilterCpu>(predicate));
       return open;
     }
     case NodeKind::kProject: {
+      const auto& exprs = node->as<plan::LogicalProject>().exprs;
+#if KESTREL_WITH_CUDA
+      if (gpu_placement() && std::all_of(exprs.begin(), exprs.end(),
+                                         [](const plan::ExprPtr& e) { return can_evaluate_gpu(*e); })) {
+        Open open = to_device(build_placed(node->children[0]));
+        open.operators.push_back(std::make_shared<ProjectGpu>(exprs, schema_of(*node)));
+        return open;
+      }
+#endif
+      if (gpu_placement()) cpu_operators_.push_back(node->label());
       Open open = build(node->children[0]);
-      open.operators.push_back(std::make_shared<ProjectCpu>(node->as<plan::LogicalProject>().exprs, schema_of(*node)));
+      open.operators.push_back(std::make_shared<ProjectCpu>(exprs, schema_of(*node)));
       return open;
     }
-    case NodeKind::kLimit: return build_limit(node);
-    default: return build_breaker(node);
+    case NodeKind::kLimit:
+      if (gpu_placement()) cpu_operators_.push_back(node->label());
+      return build_limit(node);
+    default:
+      if (gpu_placement()) cpu_operators_.push_back(node->label());
+      return build_breaker(node);
   }
 }
 

@@ -1,10 +1,14 @@
 #pragma once
-/// Turns a logical plan into pipelines of CPU operators (placement on the GPU comes with the physical planner).
+/// Turns a logical plan into pipelines of operators. When the context has device memory (the GPU is the device),
+/// Filter and Project run on the GPU where evaluate_gpu supports their expressions, with ToDevice / ToHost
+/// transfers where a pipeline crosses between host and device; everything else runs on the CPU.
 /// Pipeline breakers (aggregation, sort, join build, limit, shared sub-plans) end a pipeline in a sink; the
 /// operators above them start a new pipeline whose source reads the sink's result.
 
 #include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "exec/ops/collect/collect.hpp"
 #include "exec/pipeline.hpp"
@@ -19,6 +23,9 @@ class PlanBuilder {
   /// Adds the pipelines that compute `root` into a collector and returns that collector.
   std::shared_ptr<BatchCollector> build_result(const plan::LogicalPtr& root);
   std::vector<Pipeline>& pipelines() { return pipelines_; }
+  /// With GPU placement, the labels of the plan nodes placed on the CPU (sources excluded: scanning and VALUES
+  /// feed the GPU through ToDevice). gpu_fallback off refuses a query that has any.
+  const std::vector<std::string>& cpu_operators() const { return cpu_operators_; }
 
  private:
   /// A pipeline still being built: its source, its operators so far and what it depends on.
@@ -26,9 +33,18 @@ class PlanBuilder {
     std::shared_ptr<Source> source;
     std::vector<std::shared_ptr<StreamOperator>> operators;
     std::vector<size_t> dependencies;
+    /// The pipeline's batches are on the device after the last operator (a GPU operator ended it).
+    bool on_device = false;
   };
 
+  /// The pipeline computing `node`, ending with host batches (what CPU operators and sinks consume).
   Open build(const plan::LogicalPtr& node);
+  /// Like build, but may end on the device, so a GPU operator placed above continues there without a round trip.
+  Open build_placed(const plan::LogicalPtr& node);
+  /// `open` ending on the host (a ToHost appended when it ends on the device) or on the device (a ToDevice).
+  Open to_host(Open open);
+  Open to_device(Open open);
+  bool gpu_placement() const { return ctx_.device_mr != nullptr; }
   Open build_values(const plan::LogicalValues& node);
   Open build_limit(const plan::LogicalPtr& node);
   Open build_breaker(const plan::LogicalPtr& node);
@@ -47,6 +63,7 @@ class PlanBuilder {
 
   ExecContext& ctx_;
   std::vector<Pipeline> pipelines_;
+  std::vector<std::string> cpu_operators_;
   std::map<const plan::LogicalNode*, int> references_;
   std::map<const plan::LogicalNode*, std::pair<std::shared_ptr<BatchCollector>, size_t>> materialized_;
 };

@@ -2,12 +2,14 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <set>
 
 #include <algorithm>
 
 #include "catalog/loaded_table.hpp"
 #include "exec/plan_builder.hpp"
+#include "gpu/memory_resource.hpp"
 #include "main/copy_statement.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/optimizer/optimizer.hpp"
@@ -73,18 +75,23 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
-  if (state.gpu && !state.settings.gpu_fallback()) {
-    // No operator has a GPU implementation yet: with fallback off, running on the CPU would hide that.
-    throw NotImplemented("'" + plan->label() + "' has no GPU implementation yet and gpu_fallback is off "
-                         "(SET gpu_fallback = true runs it on the CPU)");
-  }
+  // The query's device memory; declared before the context and the pipelines so it outlives every device buffer
+  // they hold.
+  std::unique_ptr<gpu::DevicePoolMemoryResource> device_pool;
+  if (state.gpu) device_pool = std::make_unique<gpu::DevicePoolMemoryResource>(0);
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
   ctx.cancel_requested = &cancel;
   ctx.profile = profile != nullptr;
   ctx.progress = state.progress;
+  ctx.device_mr = device_pool.get();
   exec::PlanBuilder builder(ctx);
   auto collector = builder.build_result(plan);
+  if (state.gpu && !state.settings.gpu_fallback() && !builder.cpu_operators().empty()) {
+    // With fallback off, running part of the query on the CPU would hide that the GPU cannot run it.
+    throw NotImplemented("'" + builder.cpu_operators().front() + "' has no GPU implementation yet and gpu_fallback "
+                         "is off (SET gpu_fallback = true runs it on the CPU)");
+  }
   auto start = std::chrono::steady_clock::now();
   exec::run_pipelines(builder.pipelines(), ctx);
   if (profile != nullptr) {

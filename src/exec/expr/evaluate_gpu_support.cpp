@@ -1,0 +1,229 @@
+#include "exec/expr/evaluate_gpu_support.hpp"
+
+#include <algorithm>
+
+#include "common/datetime_ops.hpp"
+#include "exec/expr/expr_kernels_gpu.hpp"
+
+namespace kestrel::exec {
+
+#if KESTREL_WITH_CUDA
+
+namespace {
+
+using plan::Expr;
+using plan::ExprKind;
+using plan::ScalarFunction;
+
+/// Types a device column may hold for the GPU evaluator (INTERVAL only as a constant operand, checked apart).
+bool column_type_ok(const LogicalType& t) {
+  switch (t.id()) {
+    case TypeId::kBoolean:
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+    case TypeId::kReal:
+    case TypeId::kDouble:
+    case TypeId::kDecimal:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kVarchar: return true;
+    default: return false;
+  }
+}
+
+bool is_constant(const Expr& e) { return e.kind == ExprKind::kConstant; }
+bool is_null_constant(const Expr& e) { return is_constant(e) && e.constant.is_null(); }
+bool has_type(const Expr& e, TypeId id) { return e.type.id() == id; }
+
+bool supported(const Expr& e);
+
+bool children_supported(const Expr& e) {
+  return std::all_of(e.children.begin(), e.children.end(), [](const plan::ExprPtr& c) { return supported(*c); });
+}
+
+bool arithmetic_supported(const Expr& e) {
+  if (e.function == ScalarFunction::kNegate) {
+    if (e.children.size() != 1 || !(e.children[0]->type == e.type)) return false;
+    return e.type.is_numeric();
+  }
+  if (e.children.size() != 2) return false;
+  const Expr& a = *e.children[0];
+  const Expr& b = *e.children[1];
+  if (has_type(e, TypeId::kDecimal)) return has_type(a, TypeId::kDecimal) && has_type(b, TypeId::kDecimal);
+  switch (e.type.id()) {
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+    case TypeId::kReal:
+    case TypeId::kDouble: return a.type == e.type && b.type == e.type;
+    default: return false;
+  }
+}
+
+bool comparison_supported(const Expr& e) {
+  return e.children.size() == 2 && e.children[0]->type == e.children[1]->type && column_type_ok(e.children[0]->type);
+}
+
+bool like_supported(const Expr& e) {
+  if (e.children.size() < 2 || e.children.size() > 3 || !has_type(*e.children[0], TypeId::kVarchar)) return false;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    if (!is_constant(*e.children[i])) return false;
+    if (!is_null_constant(*e.children[i]) && !has_type(*e.children[i], TypeId::kVarchar)) return false;
+  }
+  if (e.children.size() == 3 && !is_null_constant(*e.children[2])) {
+    const std::string& escape = e.children[2]->constant.as_string();
+    if (!escape.empty() && static_cast<uint8_t>(escape[0]) >= 0x80) return false;
+  }
+  return true;
+}
+
+bool substring_supported(const Expr& e) {
+  if (e.children.size() < 2 || e.children.size() > 3 || !has_type(*e.children[0], TypeId::kVarchar)) return false;
+  // Column bounds over a dictionary column are not supported; constant bounds always are.
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    const Expr& bound = *e.children[i];
+    if (!is_constant(bound) || bound.constant.is_null() || !has_type(bound, TypeId::kBigInt)) return false;
+  }
+  return true;
+}
+
+bool extract_supported(const Expr& e) {
+  if (e.children.size() != 2 || !has_type(e, TypeId::kBigInt)) return false;
+  const Expr& field = *e.children[0];
+  if (!is_constant(field) || field.constant.is_null() || !has_type(field, TypeId::kVarchar)) return false;
+  const std::optional<DatePart> part = parse_date_part(field.constant.as_string());
+  if (!part) return false;
+  switch (*part) {
+    case DatePart::kYear:
+    case DatePart::kQuarter:
+    case DatePart::kMonth:
+    case DatePart::kDay: break;
+    default: return false;
+  }
+  return has_type(*e.children[1], TypeId::kDate) || has_type(*e.children[1], TypeId::kTimestamp);
+}
+
+bool datetime_supported(const Expr& e) {
+  if (e.children.size() != 2) return false;
+  const Expr& a = *e.children[0];
+  const Expr& b = *e.children[1];
+  switch (e.function) {
+    case ScalarFunction::kDateAddInterval:
+    case ScalarFunction::kDateSubtractInterval: {
+      const bool interval_first = has_type(a, TypeId::kInterval);
+      const Expr& x = interval_first ? b : a;
+      const Expr& interval = interval_first ? a : b;
+      // The interval is a constant (device INTERVAL columns are not supported); the result keeps x's type.
+      if (!has_type(interval, TypeId::kInterval) || !is_constant(interval) || interval.constant.is_null()) return false;
+      if (!(has_type(x, TypeId::kDate) || has_type(x, TypeId::kTimestamp))) return false;
+      return e.type == x.type && supported(x);
+    }
+    case ScalarFunction::kDateAddDays:
+    case ScalarFunction::kDateSubtractDays: {
+      const bool days_first = !has_type(a, TypeId::kDate);
+      const Expr& date = days_first ? b : a;
+      const Expr& days = days_first ? a : b;
+      return has_type(date, TypeId::kDate) && has_type(days, TypeId::kInteger) && has_type(e, TypeId::kDate);
+    }
+    case ScalarFunction::kDateDiffDays:
+      return has_type(a, TypeId::kDate) && has_type(b, TypeId::kDate) && has_type(e, TypeId::kInteger);
+    default: return false;
+  }
+}
+
+bool function_supported(const Expr& e) {
+  switch (e.function) {
+    case ScalarFunction::kAdd:
+    case ScalarFunction::kSubtract:
+    case ScalarFunction::kMultiply:
+    case ScalarFunction::kDivide:
+    case ScalarFunction::kModulo:
+    case ScalarFunction::kNegate: return arithmetic_supported(e) && children_supported(e);
+    case ScalarFunction::kEqual:
+    case ScalarFunction::kNotEqual:
+    case ScalarFunction::kLess:
+    case ScalarFunction::kLessEqual:
+    case ScalarFunction::kGreater:
+    case ScalarFunction::kGreaterEqual:
+    case ScalarFunction::kIsDistinctFrom:
+    case ScalarFunction::kIsNotDistinctFrom: return comparison_supported(e) && children_supported(e);
+    case ScalarFunction::kLike:
+    case ScalarFunction::kNotLike: return like_supported(e) && supported(*e.children[0]);
+    case ScalarFunction::kSubstring: return substring_supported(e) && supported(*e.children[0]);
+    case ScalarFunction::kExtract: return extract_supported(e) && supported(*e.children[1]);
+    case ScalarFunction::kDateAddInterval:
+    case ScalarFunction::kDateSubtractInterval: return datetime_supported(e);
+    case ScalarFunction::kDateAddDays:
+    case ScalarFunction::kDateSubtractDays:
+    case ScalarFunction::kDateDiffDays: return datetime_supported(e) && children_supported(e);
+    default: return false;
+  }
+}
+
+bool case_supported(const Expr& e) {
+  if (!e.type.is_fixed_width() || !column_type_ok(e.type) || e.children.size() < 3 || e.children.size() % 2 == 0) {
+    return false;
+  }
+  const size_t whens = (e.children.size() - 1) / 2;
+  if (whens > 250) return false;
+  for (size_t b = 0; b < whens; ++b) {
+    if (!has_type(*e.children[2 * b], TypeId::kBoolean)) return false;
+  }
+  for (size_t b = 0; b <= whens; ++b) {
+    const Expr& piece = *e.children[b == whens ? e.children.size() - 1 : 2 * b + 1];
+    if (!(piece.type == e.type) && !is_null_constant(piece)) return false;
+  }
+  return children_supported(e);
+}
+
+bool in_list_supported(const Expr& e) {
+  if (e.children.size() < 2 || !column_type_ok(e.children[0]->type)) return false;
+  for (const plan::ExprPtr& item : e.children) {
+    if (!(item->type == e.children[0]->type)) return false;
+  }
+  return children_supported(e);
+}
+
+bool supported(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kConstant: return column_type_ok(e.type);
+    case ExprKind::kColumnRef: return e.outer_depth == 0 && column_type_ok(e.type);
+    case ExprKind::kFunction: return function_supported(e);
+    case ExprKind::kCast: {
+      if (e.children.size() != 1 || !column_type_ok(e.type)) return false;
+      const Expr& in = *e.children[0];
+      if (!(in.type == e.type) && !is_null_constant(in) && !gpu_expr::cast_supported(in.type, e.type)) return false;
+      return supported(in);
+    }
+    case ExprKind::kCase: return case_supported(e);
+    case ExprKind::kAnd:
+    case ExprKind::kOr: {
+      if (e.children.empty()) return false;
+      for (const plan::ExprPtr& c : e.children) {
+        if (!has_type(*c, TypeId::kBoolean)) return false;
+      }
+      return children_supported(e);
+    }
+    case ExprKind::kNot: return e.children.size() == 1 && has_type(*e.children[0], TypeId::kBoolean) && children_supported(e);
+    case ExprKind::kIsNull:
+    case ExprKind::kIsNotNull: return e.children.size() == 1 && children_supported(e);
+    case ExprKind::kInList: return in_list_supported(e);
+    case ExprKind::kSubquery: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool can_evaluate_gpu(const plan::Expr& expr) { return supported(expr); }
+
+#else
+
+bool can_evaluate_gpu(const plan::Expr&) { return false; }
+
+#endif
+
+}  // namespace kestrel::exec

@@ -1,0 +1,14 @@
+#pragma once
+/// What evaluate_gpu supports, decided on the host before a query runs: placement puts a Filter or Project on the
+/// GPU only when every expression of it passes.
+
+#include "planner/expression.hpp"
+
+namespace kestrel::exec {
+
+/// True when evaluate_gpu evaluates every node of `expr` (functions, types, argument shapes) without throwing
+/// NotImplemented. Conservative: a false answer only costs a CPU fallback, a wrong true answer fails the query.
+/// Always false in a build without the GPU side.
+bool can_evaluate_gpu(const plan::Expr& expr);
+
+}  // namespace kestrel::exec
