@@ -109,6 +109,19 @@ PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
   switch (node->kind) {
     case NodeKind::kGet: {
       const auto& get = node->as<plan::LogicalGet>();
+#if KESTREL_WITH_CUDA
+      if (gpu_placement() && !get.filters.empty() &&
+          std::all_of(get.filters.begin(), get.filters.end(),
+                      [](const plan::ExprPtr& f) { return can_evaluate_gpu(*f); })) {
+        // The scan still prunes by its spec; the row filters run on the GPU, one after the other as on the CPU
+        // (a later filter only sees, and only raises errors for, the rows the earlier ones kept).
+        Open open = to_device(Open{
+            std::make_shared<TableScanCpu>(get.table, get.spec, std::vector<plan::ExprPtr>{}, schema_of(get)), {}, {}});
+        for (const plan::ExprPtr& filter : get.filters) open.operators.push_back(std::make_shared<FilterGpu>(filter));
+        return open;
+      }
+#endif
+      if (gpu_placement() && !get.filters.empty()) cpu_operators_.push_back("filters of " + node->label());
       return Open{std::make_shared<TableScanCpu>(get.table, get.spec, get.filters, schema_of(get)), {}, {}};
     }
     case NodeKind::kValues: return build_values(node->as<plan::LogicalValues>());
