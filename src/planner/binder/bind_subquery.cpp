@@ -50,7 +50,23 @@ void require_one_column(const LogicalNode& sub, SourcePosition pos) {
 const ast::Query& subquery_of(const ast::Expr& e) {
   if (e.is<ast::ScalarSubquery>()) return *e.as<ast::ScalarSubquery>().query;
   if (e.is<ast::Exists>()) return *e.as<ast::Exists>().query;
+  if (e.is<ast::QuantifiedComparison>()) return *e.as<ast::QuantifiedComparison>().query;
   return *e.as<ast::InSubquery>().query;
+}
+
+/// The comparison and, for ALL, its complement: `x op ALL (S)` is `NOT (x complement(op) ANY (S))`, which keeps
+/// SQL's three-valued result (FALSE if some pair fails, NULL if none fails but some is unknown, TRUE otherwise).
+ScalarFunction quantified_function(ast::BinaryOperator op, bool all) {
+  switch (op) {
+    case ast::BinaryOperator::kEqual: return all ? ScalarFunction::kNotEqual : ScalarFunction::kEqual;
+    case ast::BinaryOperator::kNotEqual: return all ? ScalarFunction::kEqual : ScalarFunction::kNotEqual;
+    case ast::BinaryOperator::kLess: return all ? ScalarFunction::kGreaterEqual : ScalarFunction::kLess;
+    case ast::BinaryOperator::kLessEqual: return all ? ScalarFunction::kGreater : ScalarFunction::kLessEqual;
+    case ast::BinaryOperator::kGreater: return all ? ScalarFunction::kLessEqual : ScalarFunction::kGreater;
+    case ast::BinaryOperator::kGreaterEqual: return all ? ScalarFunction::kLess : ScalarFunction::kGreaterEqual;
+    default: break;
+  }
+  throw InternalError("not a comparison operator in ANY/ALL");
 }
 
 }  // namespace
@@ -106,7 +122,16 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
   size_t width = (*ctx.host)->output.size();
   ExprPtr condition;
   bool negated = false;
-  if (expr.is<ast::InSubquery>()) {
+  if (expr.is<ast::QuantifiedComparison>()) {
+    const auto& q = expr.as<ast::QuantifiedComparison>();
+    require_one_column(*sub, q.operator_position);
+    bool all = q.quantifier == ast::Quantifier::kAll;
+    negated = all;
+    ExprPtr operand = bind(*q.left, ExprBindContext{ctx.scope, ctx.clause, nullptr, ctx.outer, nullptr});
+    ExprPtr value = make_column_ref(width, sub->output[0].type, sub->output[0].name);
+    unify_for_comparison(operand, value, q.operator_position, q.left.get(), nullptr);
+    condition = make_function(quantified_function(q.op, all), TypeId::kBoolean, {operand, value});
+  } else if (expr.is<ast::InSubquery>()) {
     const auto& in = expr.as<ast::InSubquery>();
     require_one_column(*sub, in.operator_position);
     negated = in.negated;
@@ -116,7 +141,7 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
     condition = make_function(ScalarFunction::kEqual, TypeId::kBoolean, {operand, value});
   }
   *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kMark, condition, correlation,
-                                         expr.is<ast::InSubquery>());
+                                         expr.is<ast::InSubquery>() || expr.is<ast::QuantifiedComparison>());
   ExprPtr mark = make_column_ref(width, TypeId::kBoolean, "#mark");
   return negated ? make_node(ExprKind::kNot, TypeId::kBoolean, {mark}) : mark;
 }

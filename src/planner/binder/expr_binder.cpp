@@ -286,9 +286,8 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
     }
     case ast::ExprKind::kScalarSubquery:
     case ast::ExprKind::kExists:
-    case ast::ExprKind::kInSubquery: return bind_subquery(expr, ctx);
-    case ast::ExprKind::kQuantifiedComparison:
-      throw NotImplemented("ANY/ALL sub-query comparisons are not supported yet", expr.position);
+    case ast::ExprKind::kInSubquery:
+    case ast::ExprKind::kQuantifiedComparison: return bind_subquery(expr, ctx);
     case ast::ExprKind::kCase: return bind_case(expr.as<ast::Case>(), ctx);
     case ast::ExprKind::kCast: {
       const auto& c = expr.as<ast::Cast>();
