@@ -219,40 +219,23 @@ void SqlPrinter::print(const Statement& statement) {
   }
 }
 
-std::string to_sql(const Expr& expr) {
+namespace {
+
+/// Prints any printable node through a fresh printer.
+template <typename Node>
+std::string print_one(const Node& node) {
   SqlPrinter printer;
-  printer.print(expr);
+  printer.print(node);
   return printer.take();
 }
 
-std::string to_sql(const Query& query) {
-  SqlPrinter printer;
-  printer.print(query);
-  return printer.take();
-}
+}  // namespace
 
-std::string to_sql(const QueryBody& body) {
-  SqlPrinter printer;
-  printer.print(body);
-  return printer.take();
-}
-
-std::string to_sql(const TableRef& table) {
-  SqlPrinter printer;
-  printer.print(table);
-  return printer.take();
-}
-
-std::string to_sql(const Statement& statement) {
-  SqlPrinter printer;
-  printer.print(statement);
-  return printer.take();
-}
-
-std::string to_sql(const TypeName& type) {
-  SqlPrinter printer;
-  printer.print(type);
-  return printer.take();
-}
+std::string to_sql(const Expr& expr) { return print_one(expr); }
+std::string to_sql(const Query& query) { return print_one(query); }
+std::string to_sql(const QueryBody& body) { return print_one(body); }
+std::string to_sql(const TableRef& table) { return print_one(table); }
+std::string to_sql(const Statement& statement) { return print_one(statement); }
+std::string to_sql(const TypeName& type) { return print_one(type); }
 
 }  // namespace kestrel::ast

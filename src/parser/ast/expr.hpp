@@ -9,6 +9,8 @@
 #include "common/check.hpp"
 #include "common/error.hpp"
 
+#include "parser/ast/node_casts.hpp"
+
 namespace kestrel::ast {
 
 struct Query;
@@ -46,7 +48,7 @@ const char* expr_kind_name(ExprKind kind);
 
 /// Base of all expression nodes. Nodes are created by the parser and owned by their parent; they are not copyable
 /// (use ast::clone). Fields are public: the AST is plain data that the binder reads.
-struct Expr {
+struct Expr : NodeCasts<Expr> {
   Expr(ExprKind kind_of_node, SourcePosition first_token)
       : kind(kind_of_node), position(first_token), operator_position(first_token) {}
   virtual ~Expr() = default;
@@ -60,22 +62,6 @@ struct Expr {
   /// For operator expressions (binary, IS, BETWEEN, IN, LIKE, `::`, ...) the operator's token, where a type error
   /// about the operator is best reported; equal to `position` for other nodes.
   SourcePosition operator_position;
-
-  template <typename T>
-  bool is() const {
-    return kind == T::kKind;
-  }
-  /// This node as its concrete type; the caller has checked the kind (checked in debug builds).
-  template <typename T>
-  const T& as() const {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<const T&>(*this);
-  }
-  template <typename T>
-  T& as() {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<T&>(*this);
-  }
 };
 
 /// An owned expression. Optional parts of a node (an ELSE, an ESCAPE) are null ExprPtrs.

@@ -14,13 +14,15 @@
 #include "parser/ast/expr.hpp"
 #include "parser/ast/table_ref.hpp"
 
+#include "parser/ast/node_casts.hpp"
+
 namespace kestrel::ast {
 
 /// Which node a QueryBody is.
 enum class QueryBodyKind : uint8_t { kSelect, kSetOperation, kValues, kParenthesized };
 
 /// Base of query bodies.
-struct QueryBody {
+struct QueryBody : NodeCasts<QueryBody> {
   QueryBody(QueryBodyKind kind_of_node, SourcePosition first_token) : kind(kind_of_node), position(first_token) {}
   virtual ~QueryBody() = default;
   QueryBody(const QueryBody&) = delete;
@@ -29,21 +31,6 @@ struct QueryBody {
   const QueryBodyKind kind;
   /// The first token (SELECT, VALUES, the left operand's first token, the opening parenthesis).
   SourcePosition position;
-
-  template <typename T>
-  bool is() const {
-    return kind == T::kKind;
-  }
-  template <typename T>
-  const T& as() const {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<const T&>(*this);
-  }
-  template <typename T>
-  T& as() {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<T&>(*this);
-  }
 };
 
 using QueryBodyPtr = std::unique_ptr<QueryBody>;

@@ -7,6 +7,8 @@
 
 #include "parser/ast/query.hpp"
 
+#include "parser/ast/node_casts.hpp"
+
 namespace kestrel::ast {
 
 /// Which node a Statement is.
@@ -30,7 +32,7 @@ enum class StatementKind : uint8_t {
 const char* statement_kind_name(StatementKind kind);
 
 /// Base of statements.
-struct Statement {
+struct Statement : NodeCasts<Statement> {
   Statement(StatementKind kind_of_node, SourcePosition first_token) : kind(kind_of_node), position(first_token) {}
   virtual ~Statement() = default;
   Statement(const Statement&) = delete;
@@ -42,21 +44,6 @@ struct Statement {
   /// Byte offset just past the statement's last token (the `;` excluded): the statement's text is
   /// sql.substr(position.offset, end_offset - position.offset).
   uint32_t end_offset = 0;
-
-  template <typename T>
-  bool is() const {
-    return kind == T::kKind;
-  }
-  template <typename T>
-  const T& as() const {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<const T&>(*this);
-  }
-  template <typename T>
-  T& as() {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<T&>(*this);
-  }
 };
 
 using StatementPtr = std::unique_ptr<Statement>;

@@ -8,6 +8,8 @@
 
 #include "parser/ast/expr.hpp"
 
+#include "parser/ast/node_casts.hpp"
+
 namespace kestrel::ast {
 
 /// A dotted object name: `lineitem`, `tpch.lineitem`, `cat.tpch.lineitem`. Parts are folded to lower case unless
@@ -40,7 +42,7 @@ enum class TableRefKind : uint8_t {
 };
 
 /// Base of FROM items.
-struct TableRef {
+struct TableRef : NodeCasts<TableRef> {
   TableRef(TableRefKind kind_of_node, SourcePosition first_token) : kind(kind_of_node), position(first_token) {}
   virtual ~TableRef() = default;
   TableRef(const TableRef&) = delete;
@@ -51,21 +53,6 @@ struct TableRef {
   SourcePosition position;
   /// The alias; for a JoinRef only when a parenthesised join was given one: (a JOIN b) AS j.
   std::optional<TableAlias> alias;
-
-  template <typename T>
-  bool is() const {
-    return kind == T::kKind;
-  }
-  template <typename T>
-  const T& as() const {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<const T&>(*this);
-  }
-  template <typename T>
-  T& as() {
-    KESTREL_DCHECK(kind == T::kKind);
-    return static_cast<T&>(*this);
-  }
 };
 
 using TableRefPtr = std::unique_ptr<TableRef>;
