@@ -1,14 +1,15 @@
 #pragma once
-/// Aggregation on the GPU: the device twin of AggregateHashTable
-/// (hash_aggregate.hpp) for one device batch. Not yet an operator: the plan
-/// builder does not place aggregations on the GPU.
+/// Aggregation on the GPU: the device twin of AggregateHashTable (hash_aggregate.hpp), as steps over device
+/// batches that the operator (hash_aggregate_gpu_op.hpp) composes, and as one call for a single batch.
 ///
-/// Method (sort-based, exact): every key column becomes an order-preserving
-/// uint64 (NULL kept apart), the row ids are sorted by the keys with stable LSD
-/// radix sorts (last key first), group boundaries are where neighbours differ,
-/// and each group is reduced by one thread block. Sums of integers and decimals
-/// run in int64/int128 exactly as on the CPU, so results match
-/// AggregateHashTable bit for bit except sums of doubles (other order).
+/// Method (sort-based, exact): the rows are sorted by their keys (any device key type: VARCHAR plain or
+/// dictionary, int128 DECIMAL, DOUBLE, INTERVAL...; NULL keys group together), groups are runs of equal keys, and
+/// each group is reduced by one thread block. The intermediate states have exactly the layout of the CPU's partial
+/// mode ([keys..., aggregate_state_types of each aggregate...]), so partial results of one batch merge like the
+/// CPU's: counts add, sums add (int64/int128 exactly, with the CPU's overflow errors), min/max/any_value keep a
+/// winning row. DISTINCT aggregates run over the distinct (keys..., argument) rows. Results equal the CPU's bit
+/// for bit except sums and averages of floating-point values (other order of additions) and, among values that
+/// compare equal but differ (0.0 and -0.0, intervals of equal length), which one min/max keep.
 
 #include <vector>
 
@@ -19,27 +20,68 @@
 
 namespace kestrel::exec {
 
-/// Groups the rows of the device batch `device_input` by the columns
-/// `group_columns` (NULL keys group together) and computes `aggregates` per
-/// group. Returns a device batch [group keys..., aggregate results...] with the
-/// result types of aggregate_result_type, groups in no particular order;
-/// without group columns exactly one row, even for an empty input (count 0,
-/// other aggregates NULL). Output buffers come from `mr`, work is ordered on
-/// `stream`.
-///
-/// Supported: keys BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE, TIMESTAMP
-/// and DECIMAL stored in int64 (plain encoding); count(*) and count(x) of any
-/// column; sum and avg of INTEGER, BIGINT, DOUBLE and int64 DECIMAL; min and
-/// max of INTEGER, DATE, BIGINT, TIMESTAMP, DOUBLE and int64 DECIMAL. Anything
-/// else (DISTINCT, any_value, VARCHAR or dictionary keys, wide decimals,
-/// batches of 2^31 rows or more) throws NotImplemented before any work is
-/// queued.
-///
-/// Synchronizes `stream` twice: for the number of groups (to size the output)
-/// and for the NULL counts of the output columns.
-Batch aggregate_gpu(const Batch &device_input,
-                    const std::vector<size_t> &group_columns,
-                    const std::vector<AggregateSpec> &aggregates,
-                    gpu::Stream stream, gpu::MemoryResource &mr);
+/// Throws NotImplemented for aggregations the GPU side cannot run over batches of `input` (more than
+/// kMaxDeviceKeys keys, or keys plus a DISTINCT argument; key or min/max argument of the NULL type; functions
+/// aggregate_result_type rejects). Queues nothing.
+void check_aggregate_gpu_supported(const Schema& input, const std::vector<size_t>& group_columns,
+                                   const std::vector<AggregateSpec>& aggregates);
 
-} // namespace kestrel::exec
+/// The rows of the device batch `device_input` grouped by the columns `group_columns` with `aggregates` computed
+/// per group (kSingle semantics, DISTINCT included). Returns a device batch [group keys..., results...] with the
+/// result types of aggregate_result_type, groups in ascending key order; without group columns exactly one row,
+/// even for an empty input (count 0, other aggregates NULL). Overflow raises InvalidInput as on the CPU.
+/// Synchronizes `stream` several times (group counts, NULL counts, string sizes, overflow flags).
+Batch aggregate_gpu(const Batch& device_input, const std::vector<size_t>& group_columns,
+                    const std::vector<AggregateSpec>& aggregates, gpu::Stream stream, gpu::MemoryResource& mr);
+
+/// The steps of aggregate_gpu, for the operator. Every batch is a device batch ordered on `stream`.
+namespace aggregate_gpu_detail {
+
+/// Partial aggregation of raw rows: [keys..., states of each aggregate...] (the CPU's kPartial layout) for the
+/// non-DISTINCT `aggregates`. With `max_group_rows` > 0 a big group is split into runs of at most that many rows,
+/// so a key may appear on several rows (merge_states combines them); with 0 every group is one row. Needs rows
+/// when there are no group columns.
+Batch partial_states(const Batch& input, const std::vector<size_t>& group_columns,
+                     const std::vector<AggregateSpec>& aggregates, size_t max_group_rows, gpu::Stream stream,
+                     gpu::MemoryResource& mr);
+
+/// Merges intermediate states [keys (the first `keys` columns)..., states...] into one row per group, in ascending
+/// key order (same layout). Needs rows when `keys` is 0.
+Batch merge_states(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
+                   gpu::Stream stream, gpu::MemoryResource& mr);
+
+/// The final values of states with one row per group: [keys..., result of each aggregate...].
+Batch final_values(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
+                   gpu::Stream stream, gpu::MemoryResource& mr);
+
+/// The distinct rows of the columns `columns` of `input` (NULL equal to NULL), in ascending order.
+Batch distinct_rows(const Batch& input, const std::vector<size_t>& columns, gpu::Stream stream,
+                    gpu::MemoryResource& mr);
+
+/// The result of an aggregation over no rows: without keys (`keys` 0) one row, count 0 and NULL for everything
+/// else; with keys no rows.
+Batch empty_result(const SchemaPtr& output_schema, const std::vector<AggregateSpec>& aggregates, size_t keys,
+                   gpu::Stream stream, gpu::MemoryResource& mr);
+
+/// The aggregates whose partial states are kept: the non-DISTINCT ones, or count(*) when there are none (so that
+/// the states always have a column and count the groups' rows).
+std::vector<AggregateSpec> state_aggregates(const std::vector<AggregateSpec>& aggregates);
+
+/// The final result [keys..., results of `aggregates` in order...] from the concatenated partial states of
+/// state_aggregates(aggregates) (`states`, as partial_states emits them) and, per DISTINCT aggregate in order, the
+/// concatenated distinct [keys..., argument] rows (`distinct`). Schema `output_schema`.
+Batch finish_aggregation(const Batch& states, const std::vector<Batch>& distinct, size_t keys,
+                         const std::vector<AggregateSpec>& aggregates, const SchemaPtr& output_schema,
+                         gpu::Stream stream, gpu::MemoryResource& mr);
+
+/// Whether `a` is aggregated over its distinct arguments (DISTINCT and not count(*)).
+bool is_distinct_aggregate(const AggregateSpec& a);
+
+/// [keys of `input` at `group_columns`..., final value of each aggregate...]: the output schema of a kSingle
+/// aggregation, as HashAggregateSink builds it.
+SchemaPtr single_output_schema(const Schema& input, const std::vector<size_t>& group_columns,
+                               const std::vector<AggregateSpec>& aggregates);
+
+}  // namespace aggregate_gpu_detail
+
+}  // namespace kestrel::exec

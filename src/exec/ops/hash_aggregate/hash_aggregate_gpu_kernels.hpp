@@ -1,0 +1,104 @@
+#pragma once
+/// Device steps of the GPU aggregation (hash_aggregate_gpu.hpp), callable from host code: grouping the rows of a
+/// device batch by sorting, and the per-group reductions (count, exact sums, min/max/first as a winning row) and
+/// finishing kernels (average, decimal precision check) that hash_aggregate_gpu.cpp composes.
+///
+/// Groups are runs of a permutation of the input rows: group g is perm[offsets[g] .. offsets[g + 1]). Every
+/// reduction runs one thread block per group (grid-strided), so it is exact and needs no atomics on values.
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/ops/common/device_rows.hpp"
+#include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::exec::aggregate_gpu_detail {
+
+/// Where each group's rows are. With `offsets` null the groups are consecutive ranges of `chunk` positions
+/// (the last one shorter; one empty group when `rows` is 0). With `perm` null, position j is row j.
+struct GroupLayout {
+  const uint32_t* perm = nullptr;
+  const uint32_t* offsets = nullptr;
+  size_t rows = 0;
+  size_t groups = 0;
+  size_t chunk = 0;
+};
+
+/// The groups of a device batch: its rows sorted by the keys and the start of each group.
+struct Grouping {
+  BufferPtr perm;     ///< uint32 row ids sorted by the keys (stable: equal keys keep their input order)
+  BufferPtr offsets;  ///< uint32 start (position in perm) of each group
+  BufferPtr first;    ///< uint32 first row id of each group, where its keys are read
+  size_t rows = 0;
+  size_t groups = 0;
+
+  GroupLayout layout() const;
+};
+
+/// Sorts the rows of `batch` by the key columns `keys` (at least one; NULL keys equal) and finds the groups, in
+/// ascending key order. With `max_group_rows` > 0 a group of more rows is cut into runs of at most that many
+/// positions (for partial aggregation, where a key may repeat: it spreads a big group over many blocks).
+/// Synchronizes `stream` once, for the number of groups.
+Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, gpu::Stream stream,
+                    gpu::MemoryResource& mr);
+
+/// Storage of a sum's input and accumulator.
+enum class SumKind : uint8_t {
+  kInt8ToInt64,
+  kInt16ToInt64,
+  kInt32ToInt64,
+  kInt64ToInt64,
+  kInt8ToInt128,
+  kInt16ToInt128,
+  kInt32ToInt128,
+  kInt64ToInt128,
+  kInt128ToInt128,
+  kFloatToDouble,
+  kDoubleToDouble,
+};
+
+/// Per-group outputs of a reduction. `valid_count` counts the groups whose result is not NULL; `overflow` is set
+/// to 1 when an integer accumulator overflowed (the host raises the error after reading it back).
+struct ReduceOutput {
+  void* values = nullptr;
+  uint32_t* validity = nullptr;  ///< zeroed bitmap (one bit per group); null for counts, which are never NULL
+  unsigned long long* valid_count = nullptr;
+  unsigned long long* overflow = nullptr;
+};
+
+/// out.values[g] (int64) = the number of rows of group g where `validity` is set (all rows when it is null).
+void count_groups(const GroupLayout& layout, const uint8_t* validity, const ReduceOutput& out, gpu::Stream stream);
+
+/// out.values[g] = the sum of group g's valid values (accumulator of `kind`); NULL when it has none.
+void sum_groups(SumKind kind, const GroupLayout& layout, const void* values, const uint8_t* validity,
+                const ReduceOutput& out, gpu::Stream stream);
+
+/// Which row of a group min, max and any_value keep.
+enum class PickKind : uint8_t {
+  kMin,    ///< the least valid value (the first one of equal values)
+  kMax,    ///< the greatest valid value (the first one of equal values)
+  kFirst,  ///< the first valid value
+};
+
+/// winners[g] = the row id whose value of `column` group g keeps; the group's first row when all its values are
+/// NULL (so gathering it gives NULL). INTERVAL values order by their length with 30-day months, as on the CPU.
+/// `layout` must have rows > 0.
+void pick_groups(PickKind kind, const DeviceKeyColumn& column, const GroupLayout& layout, uint32_t* winners,
+                 gpu::Stream stream);
+
+/// avg as DOUBLE: out[i] = sum[i] / count[i] where sum[i] is valid (int128 or double sums); NULL elsewhere.
+void average_double(bool int128_sum, const void* sums, const uint8_t* sum_validity, const int64_t* counts,
+                    size_t rows, const ReduceOutput& out, gpu::Stream stream);
+
+/// avg of DECIMAL: out[i] = sum[i] * scale / count[i] rounded half away from zero, exactly as the CPU computes it
+/// (int128); NULL where sum[i] is NULL; sets *out.overflow when the result leaves 38 digits.
+void average_decimal(const int128_t* sums, const uint8_t* sum_validity, const int64_t* counts, int128_t scale,
+                     size_t rows, const ReduceOutput& out, gpu::Stream stream);
+
+/// Sets *overflow when a valid value of `values` has more than 38 digits (the final check of an int128 sum).
+void check_decimal_precision(const int128_t* values, const uint8_t* validity, size_t rows,
+                             unsigned long long* overflow, gpu::Stream stream);
+
+}  // namespace kestrel::exec::aggregate_gpu_detail

@@ -1,0 +1,148 @@
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
+
+#include <algorithm>
+
+#include "common/check.hpp"
+#include "exec/ops/common/device_rows.hpp"
+#include "exec/ops/common/output_rows.hpp"
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu.hpp"
+#include "gpu/stream_pool.hpp"
+
+namespace kestrel::exec {
+
+using namespace aggregate_gpu_detail;
+
+namespace {
+
+/// Runs of at most this many rows per partial group: a big group (few keys, or none) spreads over many blocks.
+constexpr size_t kPartialGroupRows = size_t{1} << 16;
+/// A driver merges its partial batches once it holds this many (and they hold as many rows as the first).
+constexpr size_t kCompactAfter = 16;
+
+std::vector<size_t> first_columns(size_t count) {
+  std::vector<size_t> out(count);
+  for (size_t i = 0; i < count; ++i) out[i] = i;
+  return out;
+}
+
+/// [keys of `input` at `group_columns`..., `more`...].
+SchemaPtr keys_and(const Schema& input, const std::vector<size_t>& group_columns, std::vector<Field> more) {
+  std::vector<Field> fields;
+  for (size_t c : group_columns) fields.push_back(input.field(c));
+  for (auto& f : more) fields.push_back(std::move(f));
+  return std::make_shared<const Schema>(std::move(fields));
+}
+
+}  // namespace
+
+struct HashAggregateSinkGpu::Local final : LocalState {
+  gpu::Stream stream;  ///< the stream the batches below were produced on (host: none yet)
+  std::vector<Batch> states;
+  std::vector<std::vector<Batch>> distinct;
+};
+
+HashAggregateSinkGpu::HashAggregateSinkGpu(SchemaPtr input_schema, std::vector<size_t> group_columns,
+                                           std::vector<AggregateSpec> aggregates)
+    : input_schema_(std::move(input_schema)),
+      group_columns_(std::move(group_columns)),
+      aggregates_(std::move(aggregates)) {
+  check_aggregate_gpu_supported(*input_schema_, group_columns_, aggregates_);
+  output_schema_ = single_output_schema(*input_schema_, group_columns_, aggregates_);
+  state_aggregates_ = state_aggregates(aggregates_);
+  std::vector<Field> state_fields;
+  for (const AggregateSpec& a : state_aggregates_) {
+    const auto types = aggregate_state_types(a.function, a.input_type);
+    const std::string name = plan::aggregate_function_name(a.function);
+    for (size_t i = 0; i < types.size(); ++i) state_fields.push_back({name + "_state" + std::to_string(i), types[i]});
+  }
+  state_schema_ = keys_and(*input_schema_, group_columns_, std::move(state_fields));
+  for (size_t i = 0; i < aggregates_.size(); ++i) {
+    if (!is_distinct_aggregate(aggregates_[i])) continue;
+    distinct_aggregates_.push_back(i);
+    distinct_schemas_.push_back(keys_and(*input_schema_, group_columns_, {input_schema_->field(*aggregates_[i].argument)}));
+  }
+  distinct_.resize(distinct_aggregates_.size());
+}
+
+std::unique_ptr<Sink::LocalState> HashAggregateSinkGpu::make_local_state(ExecContext&) {
+  auto local = std::make_unique<Local>();
+  local->distinct.resize(distinct_aggregates_.size());
+  return local;
+}
+
+void HashAggregateSinkGpu::compact(std::vector<Batch>& partials, const std::vector<size_t>& key_columns, bool states,
+                                   gpu::Stream stream, gpu::MemoryResource& mr, size_t distinct_index) const {
+  if (partials.size() < kCompactAfter) return;
+  size_t later_rows = 0;
+  for (size_t i = 1; i < partials.size(); ++i) later_rows += partials[i].num_rows();
+  if (later_rows < partials[0].num_rows()) return;
+  const SchemaPtr& schema = states ? state_schema_ : distinct_schemas_[distinct_index];
+  Batch all = concat_batches_gpu(partials, schema, stream, mr);
+  Batch merged = states ? merge_states(all, group_columns_.size(), state_aggregates_, stream, mr)
+                        : distinct_rows(all, key_columns, stream, mr);
+  partials.clear();
+  partials.push_back(std::move(merged));
+}
+
+void HashAggregateSinkGpu::consume(LocalState& local, size_t, size_t, Batch batch, ExecContext& ctx) {
+  KESTREL_CHECK_MSG(batch.on_device() && ctx.device_mr != nullptr, "HashAggregate [GPU] needs a device batch");
+  if (batch.num_rows() == 0) return;
+  auto& l = static_cast<Local&>(local);
+  const gpu::Stream stream = batch.stream();
+  // The partial batches so far were produced on another stream: let them complete before this one reads them.
+  if (!l.stream.is_host() && !(l.stream == stream)) l.stream.synchronize();
+  l.stream = stream;
+  gpu::MemoryResource& mr = *ctx.device_mr;
+  const size_t keys = group_columns_.size();
+  l.states.push_back(partial_states(batch, group_columns_, state_aggregates_, kPartialGroupRows, stream, mr));
+  compact(l.states, first_columns(keys), true, stream, mr, 0);
+  for (size_t d = 0; d < distinct_aggregates_.size(); ++d) {
+    std::vector<size_t> columns = group_columns_;
+    columns.push_back(*aggregates_[distinct_aggregates_[d]].argument);
+    l.distinct[d].push_back(distinct_rows(batch, columns, stream, mr));
+    compact(l.distinct[d], first_columns(keys + 1), false, stream, mr, d);
+  }
+}
+
+void HashAggregateSinkGpu::combine(LocalState& local, ExecContext&) {
+  auto& l = static_cast<Local&>(local);
+  // finalize reads these batches on its own stream.
+  if (!l.stream.is_host()) l.stream.synchronize();
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& b : l.states) states_.push_back(std::move(b));
+  for (size_t d = 0; d < l.distinct.size(); ++d) {
+    for (auto& b : l.distinct[d]) distinct_[d].push_back(std::move(b));
+  }
+  l.states.clear();
+  l.distinct.assign(l.distinct.size(), {});
+}
+
+void HashAggregateSinkGpu::finalize(ExecContext& ctx) {
+  KESTREL_CHECK_MSG(ctx.device_mr != nullptr, "HashAggregate [GPU] needs a device memory resource");
+  const gpu::Stream stream = gpu::driver_stream();
+  gpu::MemoryResource& mr = *ctx.device_mr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const Batch states = concat_batches_gpu(states_, state_schema_, stream, mr);
+  std::vector<Batch> distinct;
+  for (size_t d = 0; d < distinct_.size(); ++d) {
+    distinct.push_back(concat_batches_gpu(distinct_[d], distinct_schemas_[d], stream, mr));
+  }
+  result_ = finish_aggregation(states, distinct, group_columns_.size(), aggregates_, output_schema_, stream, mr);
+  // The source reads the result on other drivers' streams.
+  stream.synchronize();
+  states_.clear();
+  distinct_.assign(distinct_.size(), {});
+}
+
+size_t HashAggregateSourceGpu::morsel_count() const { return morsels_for(sink_->group_count(), morsel_rows_); }
+
+void HashAggregateSourceGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) {
+  KESTREL_CHECK_MSG(ctx.device_mr != nullptr, "HashAggregateScan [GPU] needs a device memory resource");
+  const Batch& result = sink_->result();
+  const size_t first = morsel * morsel_rows_;
+  KESTREL_CHECK_LT(first, result.num_rows());
+  const size_t count = std::min(morsel_rows_, result.num_rows() - first);
+  out.push_back(slice_batch_gpu(result, first, count, gpu::driver_stream(), *ctx.device_mr));
+}
+
+}  // namespace kestrel::exec

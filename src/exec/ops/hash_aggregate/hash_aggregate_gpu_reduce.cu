@@ -1,0 +1,329 @@
+/// Per-group reductions of the GPU aggregation (one thread block per group) and the element-wise finishing
+/// kernels (average, decimal precision check).
+
+#include <algorithm>
+#include <type_traits>
+
+#include "common/check.hpp"
+#include "common/numeric_ops.hpp"
+#include "exec/ops/common/device_rows_gpu.cuh"
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_kernels.hpp"
+#include "gpu/cuda_check.hpp"
+
+namespace kestrel::exec::aggregate_gpu_detail {
+
+namespace {
+
+constexpr int kGroupThreads = 128;  ///< threads of the block that reduces one group (a power of two)
+constexpr int kThreads = 256;       ///< threads of the element-wise kernels (a multiple of 32)
+constexpr uint32_t kNone = 0xffffffffu;
+
+int group_blocks(size_t groups) { return static_cast<int>(std::max<size_t>(1, std::min<size_t>(groups, 1 << 20))); }
+
+int blocks_for(size_t items) {
+  return static_cast<int>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535)));
+}
+
+__device__ inline bool bit_at(const uint8_t* bitmap, size_t i) { return ((bitmap[i >> 3] >> (i & 7)) & 1) != 0; }
+
+__device__ inline void group_range(const GroupLayout& l, size_t g, size_t* begin, size_t* end) {
+  if (l.offsets != nullptr) {
+    *begin = l.offsets[g];
+    *end = g + 1 < l.groups ? l.offsets[g + 1] : l.rows;
+  } else {
+    *begin = g * l.chunk;
+    *end = *begin + l.chunk < l.rows ? *begin + l.chunk : l.rows;
+    if (*begin > *end) *begin = *end;
+  }
+}
+
+__device__ inline size_t row_at(const GroupLayout& l, size_t position) {
+  return l.perm != nullptr ? l.perm[position] : position;
+}
+
+/// Marks group g's result valid: its bit (groups of different blocks share a word) and the valid counter.
+__device__ inline void set_valid(const ReduceOutput& out, size_t g) {
+  atomicOr(&out.validity[g >> 5], 1u << (g & 31));
+  atomicAdd(out.valid_count, 1ull);
+}
+
+/// a + b into *out, true on overflow. (numeric::add_overflow does not compile for int128_t in device code: its
+/// std::make_unsigned_t<int128_t> is rejected there.)
+template <typename T>
+__device__ inline bool add_checked(T a, T b, T* out) {
+  using U = std::conditional_t<sizeof(T) == 16, unsigned __int128, uint64_t>;
+  static_assert(sizeof(T) == 16 || sizeof(T) == 8);
+  const T r = static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  *out = r;
+  return (a >= 0) == (b >= 0) && (r >= 0) != (a >= 0);
+}
+
+template <typename Acc>
+__device__ inline bool accumulate(Acc* acc, Acc v) {
+  if constexpr (std::is_floating_point_v<Acc>) {
+    *acc += v;
+    return false;
+  } else {
+    return add_checked(*acc, v, acc);
+  }
+}
+
+__global__ void count_kernel(GroupLayout l, const uint8_t* validity, ReduceOutput out) {
+  __shared__ long long s_count[kGroupThreads];
+  const int t = threadIdx.x;
+  for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    long long n = 0;
+    if (validity == nullptr) {
+      if (t == 0) n = static_cast<long long>(end - begin);
+    } else {
+      for (size_t j = begin + t; j < end; j += blockDim.x) n += bit_at(validity, row_at(l, j)) ? 1 : 0;
+    }
+    s_count[t] = n;
+    __syncthreads();
+    for (int stride = kGroupThreads / 2; stride > 0; stride >>= 1) {
+      if (t < stride) s_count[t] += s_count[t + stride];
+      __syncthreads();
+    }
+    if (t == 0) static_cast<int64_t*>(out.values)[g] = s_count[0];
+    __syncthreads();  // shared memory is reused by the next group
+  }
+}
+
+template <typename In, typename Acc>
+__global__ void sum_kernel(GroupLayout l, const In* values, const uint8_t* validity, ReduceOutput out) {
+  __shared__ Acc s_sum[kGroupThreads];
+  __shared__ int s_flags[kGroupThreads];  ///< bit 0: has a value, bit 1: overflowed
+  const int t = threadIdx.x;
+  for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    Acc acc{};
+    int flags = 0;
+    for (size_t j = begin + t; j < end; j += blockDim.x) {
+      const size_t row = row_at(l, j);
+      if (validity != nullptr && !bit_at(validity, row)) continue;
+      if (accumulate(&acc, static_cast<Acc>(values[row]))) flags |= 2;
+      flags |= 1;
+    }
+    s_sum[t] = acc;
+    s_flags[t] = flags;
+    __syncthreads();
+    for (int stride = kGroupThreads / 2; stride > 0; stride >>= 1) {
+      if (t < stride) {
+        Acc a = s_sum[t];
+        if (accumulate(&a, s_sum[t + stride])) s_flags[t] |= 2;
+        s_sum[t] = a;
+        s_flags[t] |= s_flags[t + stride];
+      }
+      __syncthreads();
+    }
+    if (t == 0) {
+      static_cast<Acc*>(out.values)[g] = (s_flags[0] & 1) ? s_sum[0] : Acc{};
+      if (s_flags[0] & 1) set_valid(out, g);
+      if (s_flags[0] & 2) *out.overflow = 1;
+    }
+    __syncthreads();
+  }
+}
+
+/// Three-way order of two non-NULL values of `c` (rows i and j): the device key order, except INTERVAL by length.
+__device__ inline int pick_compare(const DeviceKeyColumn& c, size_t i, size_t j) {
+  if (c.kind == DeviceKeyKind::kInterval) {
+    const Interval x = static_cast<const Interval*>(c.values)[i];
+    const Interval y = static_cast<const Interval*>(c.values)[j];
+    const int128_t lx = (static_cast<int128_t>(x.months) * 30 + x.days) * 86'400'000'000LL + x.micros;
+    const int128_t ly = (static_cast<int128_t>(y.months) * 30 + y.days) * 86'400'000'000LL + y.micros;
+    return lx < ly ? -1 : (ly < lx ? 1 : 0);
+  }
+  return device_rows::compare_key(c, i, c, j);
+}
+
+/// Of two candidate positions (kNone: none), the one group g keeps; equal values keep the earlier position.
+template <PickKind P>
+__device__ inline uint32_t better(const DeviceKeyColumn& c, const GroupLayout& l, uint32_t a, uint32_t b) {
+  if (a == kNone) return b;
+  if (b == kNone) return a;
+  const uint32_t earlier = a < b ? a : b;
+  if constexpr (P == PickKind::kFirst) {
+    return earlier;
+  } else {
+    const int cmp = pick_compare(c, row_at(l, a), row_at(l, b));
+    if (cmp == 0) return earlier;
+    if constexpr (P == PickKind::kMin) return cmp < 0 ? a : b;
+    return cmp > 0 ? a : b;
+  }
+}
+
+template <PickKind P>
+__global__ void pick_kernel(DeviceKeyColumn c, GroupLayout l, uint32_t* winners) {
+  __shared__ uint32_t s_pos[kGroupThreads];
+  const int t = threadIdx.x;
+  for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    uint32_t best = kNone;
+    for (size_t j = begin + t; j < end; j += blockDim.x) {
+      if (!device_rows::key_valid(c, row_at(l, j))) continue;
+      best = better<P>(c, l, best, static_cast<uint32_t>(j));
+      if constexpr (P == PickKind::kFirst) break;  // this thread's later positions cannot be earlier
+    }
+    s_pos[t] = best;
+    __syncthreads();
+    for (int stride = kGroupThreads / 2; stride > 0; stride >>= 1) {
+      if (t < stride) s_pos[t] = better<P>(c, l, s_pos[t], s_pos[t + stride]);
+      __syncthreads();
+    }
+    if (t == 0) winners[g] = static_cast<uint32_t>(row_at(l, s_pos[0] == kNone ? begin : s_pos[0]));
+    __syncthreads();
+  }
+}
+
+/// Writes the validity word of the 32 rows of this warp (base is a multiple of 32) and counts them. Called by
+/// every thread of the block, also those past the last row.
+__device__ inline void store_valid_warp(bool valid, size_t base, size_t rows, const ReduceOutput& out) {
+  const unsigned ballot = __ballot_sync(0xffffffffu, valid);
+  const size_t first = base + (threadIdx.x & ~31u);
+  if ((threadIdx.x & 31) == 0 && first < rows) {
+    out.validity[first >> 5] = ballot;
+    if (ballot != 0) atomicAdd(out.valid_count, static_cast<unsigned long long>(__popc(ballot)));
+  }
+}
+
+template <bool kInt128Sum>
+__global__ void average_double_kernel(const void* sums, const uint8_t* sum_validity, const int64_t* counts,
+                                      size_t rows, ReduceOutput out) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t base = blockIdx.x * static_cast<size_t>(blockDim.x); base < rows; base += stride) {
+    const size_t i = base + threadIdx.x;
+    const bool valid = i < rows && (sum_validity == nullptr || bit_at(sum_validity, i)) && counts[i] > 0;
+    if (valid) {
+      double sum;
+      if constexpr (kInt128Sum) {
+        sum = static_cast<double>(static_cast<const int128_t*>(sums)[i]);
+      } else {
+        sum = static_cast<const double*>(sums)[i];
+      }
+      static_cast<double*>(out.values)[i] = sum / static_cast<double>(counts[i]);
+    } else if (i < rows) {
+      static_cast<double*>(out.values)[i] = 0.0;
+    }
+    store_valid_warp(valid, base, rows, out);
+  }
+}
+
+__global__ void average_decimal_kernel(const int128_t* sums, const uint8_t* sum_validity, const int64_t* counts,
+                                       int128_t scale, size_t rows, ReduceOutput out) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t base = blockIdx.x * static_cast<size_t>(blockDim.x); base < rows; base += stride) {
+    const size_t i = base + threadIdx.x;
+    const bool valid = i < rows && (sum_validity == nullptr || bit_at(sum_validity, i)) && counts[i] > 0;
+    int128_t value = 0;
+    if (valid) {
+      // As the CPU: q * 10^d + round_half_away(r * 10^d / n), so that sum * 10^d never has to fit 128 bits.
+      const int128_t n = counts[i];
+      const int128_t q = sums[i] / n;
+      const int128_t r = sums[i] % n;
+      int128_t whole;
+      bool over = numeric::mul_overflow(q, scale, &whole);
+      over = over || add_checked(whole, numeric::div_round_half_away<int128_t>(r * scale, n), &value);
+      over = over || !numeric::fits_precision(value, kMaxDecimalPrecision);
+      if (over) *out.overflow = 1;
+    }
+    if (i < rows) static_cast<int128_t*>(out.values)[i] = value;
+    store_valid_warp(valid, base, rows, out);
+  }
+}
+
+__global__ void precision_kernel(const int128_t* values, const uint8_t* validity, size_t rows,
+                                 unsigned long long* overflow) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    if ((validity == nullptr || bit_at(validity, i)) && !numeric::fits_precision(values[i], kMaxDecimalPrecision)) {
+      *overflow = 1;
+    }
+  }
+}
+
+template <typename In, typename Acc>
+void launch_sum(const GroupLayout& l, const void* values, const uint8_t* validity, const ReduceOutput& out,
+                gpu::Stream stream) {
+  sum_kernel<In, Acc><<<group_blocks(l.groups), kGroupThreads, 0, stream.handle()>>>(
+      l, static_cast<const In*>(values), validity, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+template <PickKind P>
+void launch_pick(const DeviceKeyColumn& column, const GroupLayout& l, uint32_t* winners, gpu::Stream stream) {
+  pick_kernel<P><<<group_blocks(l.groups), kGroupThreads, 0, stream.handle()>>>(column, l, winners);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void count_groups(const GroupLayout& layout, const uint8_t* validity, const ReduceOutput& out, gpu::Stream stream) {
+  if (layout.groups == 0) return;
+  count_kernel<<<group_blocks(layout.groups), kGroupThreads, 0, stream.handle()>>>(layout, validity, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void sum_groups(SumKind kind, const GroupLayout& layout, const void* values, const uint8_t* validity,
+                const ReduceOutput& out, gpu::Stream stream) {
+  if (layout.groups == 0) return;
+  switch (kind) {
+    case SumKind::kInt8ToInt64: return launch_sum<int8_t, int64_t>(layout, values, validity, out, stream);
+    case SumKind::kInt16ToInt64: return launch_sum<int16_t, int64_t>(layout, values, validity, out, stream);
+    case SumKind::kInt32ToInt64: return launch_sum<int32_t, int64_t>(layout, values, validity, out, stream);
+    case SumKind::kInt64ToInt64: return launch_sum<int64_t, int64_t>(layout, values, validity, out, stream);
+    case SumKind::kInt8ToInt128: return launch_sum<int8_t, int128_t>(layout, values, validity, out, stream);
+    case SumKind::kInt16ToInt128: return launch_sum<int16_t, int128_t>(layout, values, validity, out, stream);
+    case SumKind::kInt32ToInt128: return launch_sum<int32_t, int128_t>(layout, values, validity, out, stream);
+    case SumKind::kInt64ToInt128: return launch_sum<int64_t, int128_t>(layout, values, validity, out, stream);
+    case SumKind::kInt128ToInt128: return launch_sum<int128_t, int128_t>(layout, values, validity, out, stream);
+    case SumKind::kFloatToDouble: return launch_sum<float, double>(layout, values, validity, out, stream);
+    case SumKind::kDoubleToDouble: return launch_sum<double, double>(layout, values, validity, out, stream);
+  }
+  throw InternalError("sum_groups: unknown sum kind");
+}
+
+void pick_groups(PickKind kind, const DeviceKeyColumn& column, const GroupLayout& layout, uint32_t* winners,
+                 gpu::Stream stream) {
+  if (layout.groups == 0) return;
+  KESTREL_CHECK_GT(layout.rows, size_t{0});
+  switch (kind) {
+    case PickKind::kMin: return launch_pick<PickKind::kMin>(column, layout, winners, stream);
+    case PickKind::kMax: return launch_pick<PickKind::kMax>(column, layout, winners, stream);
+    case PickKind::kFirst: return launch_pick<PickKind::kFirst>(column, layout, winners, stream);
+  }
+}
+
+void average_double(bool int128_sum, const void* sums, const uint8_t* sum_validity, const int64_t* counts,
+                    size_t rows, const ReduceOutput& out, gpu::Stream stream) {
+  if (rows == 0) return;
+  if (int128_sum) {
+    average_double_kernel<true><<<blocks_for(rows), kThreads, 0, stream.handle()>>>(sums, sum_validity, counts, rows,
+                                                                                    out);
+  } else {
+    average_double_kernel<false><<<blocks_for(rows), kThreads, 0, stream.handle()>>>(sums, sum_validity, counts,
+                                                                                     rows, out);
+  }
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void average_decimal(const int128_t* sums, const uint8_t* sum_validity, const int64_t* counts, int128_t scale,
+                     size_t rows, const ReduceOutput& out, gpu::Stream stream) {
+  if (rows == 0) return;
+  average_decimal_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(sums, sum_validity, counts, scale, rows,
+                                                                            out);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void check_decimal_precision(const int128_t* values, const uint8_t* validity, size_t rows,
+                             unsigned long long* overflow, gpu::Stream stream) {
+  if (rows == 0) return;
+  precision_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(values, validity, rows, overflow);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace kestrel::exec::aggregate_gpu_detail
