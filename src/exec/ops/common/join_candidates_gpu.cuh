@@ -1,0 +1,156 @@
+#pragma once
+/// Candidate (probe row, build row) pairs of the GPU joins, enumerated on the device and handed out in steps of at
+/// most a given number of pairs. Include from .cu files only.
+///
+/// A candidate source C is a struct passed to kernels by value with
+///   template <typename Visit> __device__ void visit(size_t probe_row, Visit& visit) const;
+/// which calls visit(build_row) for every candidate of the probe row, always in the same order, and stops early
+/// when visit returns false. The hash join's candidates are the build rows with equal keys, the nested-loop
+/// join's every build row.
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+#include "common/check.hpp"
+#include "common/error.hpp"
+#include "gpu/copy.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
+#include "vector/buffer.hpp"
+
+namespace kestrel::exec::join_gpu {
+
+inline constexpr int kCandidateThreads = 256;
+
+inline int candidate_blocks(size_t items) {
+  return static_cast<int>(
+      std::max<size_t>(1, std::min<size_t>((items + kCandidateThreads - 1) / kCandidateThreads, 65535)));
+}
+
+/// Counts the candidates of a row.
+struct CountVisit {
+  uint64_t count = 0;
+  __device__ bool operator()(uint32_t) {
+    ++count;
+    return true;
+  }
+};
+
+/// Stops at the first candidate.
+struct AnyVisit {
+  bool found = false;
+  __device__ bool operator()(uint32_t) {
+    found = true;
+    return false;
+  }
+};
+
+/// Writes the candidates of one probe row whose global pair numbers fall in [lo, hi) to the step's arrays (at the
+/// pair number minus `step_first`); `next` is the pair number of the row's next candidate.
+struct WriteVisit {
+  uint64_t next;
+  uint64_t lo;
+  uint64_t hi;
+  uint64_t step_first;
+  uint32_t probe_row;
+  uint32_t* probe_out;
+  uint32_t* build_out;
+  __device__ bool operator()(uint32_t build_row) {
+    if (next >= hi) return false;
+    if (next >= lo) {
+      probe_out[next - step_first] = probe_row;
+      build_out[next - step_first] = build_row;
+    }
+    ++next;
+    return true;
+  }
+};
+
+template <typename C>
+__global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* counts) {
+  for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
+       r += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    CountVisit visit;
+    candidates.visit(r, visit);
+    counts[r] = visit.count;
+  }
+}
+
+template <typename C>
+__global__ void any_candidate_kernel(C candidates, size_t rows, uint8_t* flags) {
+  for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
+       r += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    AnyVisit visit;
+    candidates.visit(r, visit);
+    flags[r] = visit.found ? 1 : 0;
+  }
+}
+
+/// Writes the pairs numbered [first, last) (numbers from the exclusive scan `offsets` of the per-row counts).
+template <typename C>
+__global__ void write_candidates_kernel(C candidates, size_t rows, const uint64_t* offsets, uint64_t first,
+                                        uint64_t last, uint32_t* probe_out, uint32_t* build_out) {
+  for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
+       r += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const uint64_t begin = offsets[r];
+    const uint64_t end = offsets[r + 1];
+    const uint64_t lo = begin > first ? begin : first;
+    const uint64_t hi = end < last ? end : last;
+    if (lo >= hi) continue;
+    WriteVisit visit{begin, lo, hi, first, static_cast<uint32_t>(r), probe_out, build_out};
+    candidates.visit(r, visit);
+  }
+}
+
+/// flags[r] = 1 where probe row r has at least one candidate (`rows` > 0).
+template <typename C>
+void flag_rows_with_candidates(const C& candidates, size_t rows, uint8_t* flags, gpu::Stream stream) {
+  any_candidate_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(candidates, rows, flags);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+/// Calls fn(probe_rows, build_rows, count) with device arrays of every candidate pair of probe rows [0, rows), in
+/// steps of at most `step_pairs` pairs, ordered on `stream`. fn must queue its device work on `stream` too: the
+/// arrays are rewritten by the next step. Synchronizes `stream` once, for the number of pairs.
+template <typename C, typename Fn>
+void for_each_candidate_step(const C& candidates, size_t rows, size_t step_pairs, gpu::Stream stream,
+                             gpu::MemoryResource& mr, Fn&& fn) {
+  if (rows == 0) return;
+  KESTREL_CHECK_LT(rows, size_t{INT32_MAX});
+  step_pairs = std::max<size_t>(step_pairs, 1);
+  const int n = static_cast<int>(rows) + 1;
+  BufferPtr counts = Buffer::allocate(n * sizeof(uint64_t), mr, stream);
+  BufferPtr offsets = Buffer::allocate(n * sizeof(uint64_t), mr, stream);
+  gpu::fill_bytes(counts->as<uint64_t>() + rows, gpu::MemoryKind::kDevice, 0, sizeof(uint64_t), stream);
+  count_candidates_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(
+      candidates, rows, counts->as<uint64_t>());
+  KESTREL_CUDA_CHECK_LAUNCH();
+  size_t temp_bytes = 0;
+  KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts->as<uint64_t>(),
+                                                   offsets->as<uint64_t>(), n, stream.handle()));
+  BufferPtr temp = Buffer::allocate(std::max<size_t>(temp_bytes, 8), mr, stream);
+  KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, counts->as<uint64_t>(),
+                                                   offsets->as<uint64_t>(), n, stream.handle()));
+  uint64_t total = 0;
+  // The host needs the number of pairs to size the pair arrays and plan the steps.
+  gpu::copy_bytes(&total, gpu::MemoryKind::kHost, offsets->as<uint64_t>() + rows, gpu::MemoryKind::kDevice,
+                  sizeof(total), stream);
+  if (total == 0) return;
+  const size_t step = static_cast<size_t>(std::min<uint64_t>(total, step_pairs));
+  BufferPtr probe_out = Buffer::allocate(step * sizeof(uint32_t), mr, stream);
+  BufferPtr build_out = Buffer::allocate(step * sizeof(uint32_t), mr, stream);
+  for (uint64_t first = 0; first < total; first += step) {
+    const uint64_t last = std::min<uint64_t>(total, first + step);
+    write_candidates_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(
+        candidates, rows, offsets->as<uint64_t>(), first, last, probe_out->as<uint32_t>(), build_out->as<uint32_t>());
+    KESTREL_CUDA_CHECK_LAUNCH();
+    fn(static_cast<const uint32_t*>(probe_out->as<uint32_t>()), static_cast<const uint32_t*>(build_out->as<uint32_t>()),
+       static_cast<size_t>(last - first));
+  }
+}
+
+}  // namespace kestrel::exec::join_gpu
