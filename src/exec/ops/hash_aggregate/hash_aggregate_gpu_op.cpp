@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/check.hpp"
+#include "common/error.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/common/output_rows.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu.hpp"
@@ -62,6 +63,16 @@ HashAggregateSinkGpu::HashAggregateSinkGpu(SchemaPtr input_schema, std::vector<s
     distinct_schemas_.push_back(keys_and(*input_schema_, group_columns_, {input_schema_->field(*aggregates_[i].argument)}));
   }
   distinct_.resize(distinct_aggregates_.size());
+}
+
+bool HashAggregateSinkGpu::supports(const Schema& input_schema, const std::vector<size_t>& group_columns,
+                                    const std::vector<AggregateSpec>& aggregates) {
+  try {
+    check_aggregate_gpu_supported(input_schema, group_columns, aggregates);
+    return true;
+  } catch (const NotImplemented&) {
+    return false;
+  }
 }
 
 std::unique_ptr<Sink::LocalState> HashAggregateSinkGpu::make_local_state(ExecContext&) {

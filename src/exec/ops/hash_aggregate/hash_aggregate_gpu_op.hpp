@@ -25,6 +25,11 @@ class HashAggregateSinkGpu final : public Sink {
   HashAggregateSinkGpu(SchemaPtr input_schema, std::vector<size_t> group_columns,
                        std::vector<AggregateSpec> aggregates);
 
+  /// Whether the GPU side runs this aggregation (what check_aggregate_gpu_supported accepts): placement asks
+  /// before building the sink.
+  static bool supports(const Schema& input_schema, const std::vector<size_t>& group_columns,
+                       const std::vector<AggregateSpec>& aggregates);
+
   std::unique_ptr<LocalState> make_local_state(ExecContext& ctx) override;
   /// `batch` is a device batch ordered on batch.stream(), its memory from ctx.device_mr.
   void consume(LocalState& local, size_t morsel, size_t sequence, Batch batch, ExecContext& ctx) override;
