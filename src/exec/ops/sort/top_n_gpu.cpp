@@ -112,7 +112,8 @@ Batch TopNSinkGpu::read_rows(size_t first, size_t count, gpu::Stream stream, gpu
   Batch rows = slice_batch_gpu(output_, first, count, stream, mr);
   // output_ is freed on the finalize stream when the sink goes away: finish reading it now.
   stream.synchronize();
-  return rows;
+  // The whole output comes back as output_ itself, on the finalize stream (finished): hand it over on `stream`.
+  return Batch(rows.schema(), rows.columns(), rows.num_rows(), gpu::MemoryKind::kDevice, stream);
 }
 
 }  // namespace kestrel::exec
