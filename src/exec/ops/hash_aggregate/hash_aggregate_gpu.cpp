@@ -24,7 +24,7 @@ namespace aggregate_gpu_detail {
 namespace {
 
 /// Runs of at most this many rows per partial group in aggregate_gpu (spreads a big group over many blocks).
-constexpr size_t kPartialGroupRows = size_t{1} << 16;
+constexpr size_t kPartialGroupRows = size_t{1} << 13;
 
 BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
   return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
@@ -141,10 +141,10 @@ Batch select_columns(const Batch& batch, const std::vector<size_t>& columns) {
                gpu::MemoryKind::kDevice, batch.stream());
 }
 
-/// Groups `input` by the columns `keys` (none: runs of `max_group_rows` rows, or all rows as one group) and runs
-/// `reductions` per group: [group keys..., one column per reduction]. Synchronizes `stream` for the group count,
+/// Groups `input` by the columns `keys` (none: runs of `max_group_rows` rows, or all rows as one group; see
+/// group_rows for `try_hash`) and runs `reductions` per group: [group keys..., one column per reduction]. Synchronizes `stream` for the group count,
 /// for each gathered column and once for the NULL counts and overflow flags; throws InvalidInput on overflow.
-Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t max_group_rows,
+Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t max_group_rows, bool* try_hash,
                     const std::vector<Reduction>& reductions, gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "GPU aggregation");
   KESTREL_CHECK_MSG(input.on_device(), "GPU aggregation needs a device batch");
@@ -158,7 +158,7 @@ Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t 
     layout.chunk = max_group_rows > 0 ? std::min(max_group_rows, rows) : rows;
     layout.groups = (rows + layout.chunk - 1) / layout.chunk;
   } else {
-    grouping = group_rows(input, keys, max_group_rows, stream, mr);
+    grouping = group_rows(input, keys, max_group_rows, try_hash, stream, mr);
     layout = grouping.layout();
   }
   const size_t groups = layout.groups;
@@ -271,8 +271,8 @@ SchemaPtr single_output_schema(const Schema& input, const std::vector<size_t>& g
 }
 
 Batch partial_states(const Batch& input, const std::vector<size_t>& group_columns,
-                     const std::vector<AggregateSpec>& aggregates, size_t max_group_rows, gpu::Stream stream,
-                     gpu::MemoryResource& mr) {
+                     const std::vector<AggregateSpec>& aggregates, size_t max_group_rows, bool* try_hash,
+                     gpu::Stream stream, gpu::MemoryResource& mr) {
   std::vector<Reduction> reductions;
   for (const AggregateSpec& a : aggregates) {
     KESTREL_CHECK(!is_distinct_aggregate(a));
@@ -295,7 +295,7 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
       case AggregateFunction::kAnyValue: reductions.push_back(pick_of(*a.argument, pick_kind(a.function), field(0)));
     }
   }
-  return reduce_groups(input, group_columns, max_group_rows, reductions, stream, mr);
+  return reduce_groups(input, group_columns, max_group_rows, try_hash, reductions, stream, mr);
 }
 
 Batch merge_states(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
@@ -326,7 +326,7 @@ Batch merge_states(const Batch& states, size_t keys, const std::vector<Aggregate
     c += width;
   }
   KESTREL_CHECK_EQ(c, states.num_columns());
-  return reduce_groups(states, first_columns(keys), 0, reductions, stream, mr);
+  return reduce_groups(states, first_columns(keys), 0, nullptr, reductions, stream, mr);
 }
 
 Batch final_values(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
@@ -407,7 +407,7 @@ Batch final_values(const Batch& states, size_t keys, const std::vector<Aggregate
 Batch distinct_rows(const Batch& input, const std::vector<size_t>& columns, gpu::Stream stream,
                     gpu::MemoryResource& mr) {
   KESTREL_CHECK(!columns.empty());
-  return reduce_groups(input, columns, 0, {}, stream, mr);
+  return reduce_groups(input, columns, 0, nullptr, {}, stream, mr);
 }
 
 Batch empty_result(const SchemaPtr& output_schema, const std::vector<AggregateSpec>& aggregates, size_t keys,
@@ -449,8 +449,8 @@ Batch finish_aggregation(const Batch& states, const std::vector<Batch>& distinct
     AggregateSpec spec = a;
     spec.distinct = false;
     spec.argument = keys;
-    const Batch value = final_values(partial_states(unique, first_columns(keys), {spec}, 0, stream, mr), keys, {spec},
-                                     stream, mr);
+    const Batch value = final_values(partial_states(unique, first_columns(keys), {spec}, 0, nullptr, stream, mr),
+                                     keys, {spec}, stream, mr);
     KESTREL_CHECK_EQ(value.num_rows(), finals.num_rows());
     columns.push_back(value.column(keys));
   }
@@ -506,8 +506,9 @@ Batch aggregate_gpu(const Batch& device_input, const std::vector<size_t>& group_
     columns.push_back(*a.argument);
     distinct.push_back(distinct_rows(device_input, columns, stream, mr));
   }
-  const Batch states =
-      partial_states(device_input, group_columns, state_aggregates(aggregates), kPartialGroupRows, stream, mr);
+  bool try_hash = true;
+  const Batch states = partial_states(device_input, group_columns, state_aggregates(aggregates), kPartialGroupRows,
+                                      &try_hash, stream, mr);
   return finish_aggregation(states, distinct, group_columns.size(), aggregates, output_schema, stream, mr);
 }
 

@@ -2,9 +2,10 @@
 /// Aggregation on the GPU: the device twin of AggregateHashTable (hash_aggregate.hpp), as steps over device
 /// batches that the operator (hash_aggregate_gpu_op.hpp) composes, and as one call for a single batch.
 ///
-/// Method (sort-based, exact): the rows are sorted by their keys (any device key type: VARCHAR plain or
-/// dictionary, int128 DECIMAL, DOUBLE, INTERVAL...; NULL keys group together), groups are runs of equal keys, and
-/// each group is reduced by one thread block. The intermediate states have exactly the layout of the CPU's partial
+/// Method (exact): the rows are sorted by their keys (any device key type: VARCHAR plain or dictionary, int128
+/// DECIMAL, DOUBLE, INTERVAL...; NULL keys group together) or, for the partial aggregation of a batch with few
+/// groups, numbered by a hash table and radix sorted by that number; groups are runs of equal keys, and each group
+/// (cut into runs of at most 8192 rows in partial aggregation) is reduced by one thread block. The intermediate states have exactly the layout of the CPU's partial
 /// mode ([keys..., aggregate_state_types of each aggregate...]), so partial results of one batch merge like the
 /// CPU's: counts add, sums add (int64/int128 exactly, with the CPU's overflow errors), min/max/any_value keep a
 /// winning row. DISTINCT aggregates run over the distinct (keys..., argument) rows. Results equal the CPU's bit
@@ -39,11 +40,13 @@ namespace aggregate_gpu_detail {
 
 /// Partial aggregation of raw rows: [keys..., states of each aggregate...] (the CPU's kPartial layout) for the
 /// non-DISTINCT `aggregates`. With `max_group_rows` > 0 a big group is split into runs of at most that many rows,
-/// so a key may appear on several rows (merge_states combines them); with 0 every group is one row. Needs rows
-/// when there are no group columns.
+/// so a key may appear on several rows (merge_states combines them); with 0 every group is one row. With
+/// `try_hash` null or false the groups come in ascending key order; with *try_hash true they are found with a hash
+/// table when there are few (in no particular order), and *try_hash turns false when there were too many.
+/// Needs rows when there are no group columns.
 Batch partial_states(const Batch& input, const std::vector<size_t>& group_columns,
-                     const std::vector<AggregateSpec>& aggregates, size_t max_group_rows, gpu::Stream stream,
-                     gpu::MemoryResource& mr);
+                     const std::vector<AggregateSpec>& aggregates, size_t max_group_rows, bool* try_hash,
+                     gpu::Stream stream, gpu::MemoryResource& mr);
 
 /// Merges intermediate states [keys (the first `keys` columns)..., states...] into one row per group, in ascending
 /// key order (same layout). Needs rows when `keys` is 0.

@@ -1,6 +1,8 @@
-/// Grouping by sorting: the rows of a device batch sorted by their keys (sort_rows_gpu), group starts where
-/// neighbours differ (rows_equal with NULL equal to NULL), compacted with CUB.
+/// Grouping of the rows of a device batch: by sorting them by their keys (sort_rows_gpu; group starts where
+/// neighbours differ by rows_equal with NULL equal to NULL), or, for few groups, by a hash table that numbers the
+/// groups followed by a radix sort of the row ids by group number. Group starts are compacted with CUB.
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -40,6 +42,66 @@ __global__ void boundary_kernel(DeviceKeys keys, const uint32_t* perm, size_t ro
   }
 }
 
+/// Slots of the hash grouping table (a power of two); more than half of them taken means too many groups.
+constexpr uint32_t kHashSlots = 1u << 16;
+constexpr int kHashSlotBits = 16;
+constexpr uint32_t kEmptySlot = 0xffffffffu;
+/// Probes after which a row gives up (the hash grouping then fails and the caller sorts instead).
+constexpr int kMaxProbes = 64;
+
+/// slot_of[row] = the slot of the table (open addressing, linear probing) whose representative row has row's keys;
+/// the first row of a group claims an empty slot with atomicCAS. Sets *failed (and stops early) when more than
+/// `limit` slots are taken or a row finds no slot within kMaxProbes probes.
+__global__ void hash_insert_kernel(DeviceKeys keys, size_t rows, uint32_t* table, uint32_t* slot_of,
+                                   unsigned int* claimed, unsigned int limit, int* failed) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    if (*static_cast<volatile int*>(failed) != 0) return;
+    const uint32_t row = static_cast<uint32_t>(i);
+    uint32_t slot = static_cast<uint32_t>(device_rows::hash_row(keys, row)) & (kHashSlots - 1);
+    bool placed = false;
+    for (int probe = 0; probe < kMaxProbes && !placed; ++probe) {
+      uint32_t holder = *static_cast<volatile uint32_t*>(&table[slot]);
+      if (holder == kEmptySlot) {
+        holder = atomicCAS(&table[slot], kEmptySlot, row);
+        if (holder == kEmptySlot) {
+          if (atomicAdd(claimed, 1u) >= limit) *static_cast<volatile int*>(failed) = 1;
+          placed = true;
+          break;
+        }
+      }
+      if (device_rows::rows_equal(keys, holder, keys, row, true)) {
+        placed = true;
+      } else {
+        slot = (slot + 1) & (kHashSlots - 1);
+      }
+    }
+    if (!placed) {
+      *static_cast<volatile int*>(failed) = 1;
+      return;
+    }
+    slot_of[row] = slot;
+  }
+}
+
+__global__ void iota_kernel(uint32_t* out, size_t rows) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    out[i] = static_cast<uint32_t>(i);
+  }
+}
+
+/// flags[i] = 1 where position i of the rows sorted by slot starts a group (or a run of max_group_rows).
+__global__ void slot_boundary_kernel(const uint32_t* sorted_slots, size_t rows, size_t max_group_rows,
+                                     uint8_t* flags) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const bool starts =
+        i == 0 || (max_group_rows > 0 && i % max_group_rows == 0) || sorted_slots[i] != sorted_slots[i - 1];
+    flags[i] = starts ? 1 : 0;
+  }
+}
+
 /// first[g] = perm[offsets[g]].
 __global__ void first_rows_kernel(const uint32_t* perm, const uint32_t* offsets, size_t groups, uint32_t* first) {
   for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < groups;
@@ -60,8 +122,51 @@ GroupLayout Grouping::layout() const {
   return l;
 }
 
-Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, gpu::Stream stream,
-                    gpu::MemoryResource& mr) {
+namespace {
+
+/// Sorts the row ids of `out` by group number with the hash table; false (nothing written) when the batch has too
+/// many groups for it. Synchronizes `stream` once, for the failure flag. out.perm must have room for the rows.
+bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, Grouping& out, uint8_t* flags,
+                    gpu::Stream stream, gpu::MemoryResource& mr) {
+  BufferPtr table = device_buffer(kHashSlots * sizeof(uint32_t), stream, mr);
+  gpu::fill_bytes(table->data(), gpu::MemoryKind::kDevice, 0xff, kHashSlots * sizeof(uint32_t), stream);
+  BufferPtr state = device_buffer(2 * sizeof(int), stream, mr);  // [claimed slots, failed]
+  gpu::fill_bytes(state->data(), gpu::MemoryKind::kDevice, 0, 2 * sizeof(int), stream);
+  BufferPtr slot_of = device_buffer(rows * sizeof(uint32_t), stream, mr);
+  hash_insert_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(
+      keys, rows, table->as<uint32_t>(), slot_of->as<uint32_t>(), state->as<unsigned int>(), kHashSlots / 2,
+      state->as<int>() + 1);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  int failed = 0;
+  // Whether the table held the groups decides the method (copy_bytes to the host waits for the kernel).
+  gpu::copy_bytes(&failed, gpu::MemoryKind::kHost, state->as<int>() + 1, gpu::MemoryKind::kDevice, sizeof(int),
+                  stream);
+  if (failed != 0) return false;
+  BufferPtr ids = device_buffer(rows * sizeof(uint32_t), stream, mr);
+  BufferPtr sorted_slots = device_buffer(rows * sizeof(uint32_t), stream, mr);
+  iota_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(ids->as<uint32_t>(), rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  // Stable LSD radix sort: rows of one group keep their input order (any_value keeps the first).
+  size_t temp_bytes = 0;
+  KESTREL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, slot_of->as<uint32_t>(),
+                                                     sorted_slots->as<uint32_t>(), ids->as<uint32_t>(),
+                                                     out.perm->as<uint32_t>(), static_cast<int>(rows), 0,
+                                                     kHashSlotBits, stream.handle()));
+  BufferPtr temp = device_buffer(temp_bytes, stream, mr);
+  KESTREL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp->data(), temp_bytes, slot_of->as<uint32_t>(),
+                                                     sorted_slots->as<uint32_t>(), ids->as<uint32_t>(),
+                                                     out.perm->as<uint32_t>(), static_cast<int>(rows), 0,
+                                                     kHashSlotBits, stream.handle()));
+  slot_boundary_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(sorted_slots->as<uint32_t>(), rows,
+                                                                           max_group_rows, flags);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  return true;
+}
+
+}  // namespace
+
+Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, bool* try_hash,
+                    gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "group_rows");
   KESTREL_CHECK(!keys.empty());
   const size_t rows = batch.num_rows();
@@ -74,12 +179,16 @@ Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t 
   out.first = device_buffer(rows * sizeof(uint32_t), stream, mr);
   if (rows == 0) return out;
   uint32_t* perm = out.perm->as<uint32_t>();
-  sort_rows_gpu(device, DeviceSortOrder{}, rows, perm, stream, mr);
-
   BufferPtr flags = device_buffer(rows, stream, mr);
-  boundary_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(device, perm, rows, max_group_rows,
-                                                                       flags->as<uint8_t>());
-  KESTREL_CUDA_CHECK_LAUNCH();
+  const bool hashed = try_hash != nullptr && *try_hash &&
+                      hash_sort_rows(device, rows, max_group_rows, out, flags->as<uint8_t>(), stream, mr);
+  if (try_hash != nullptr && !hashed) *try_hash = false;
+  if (!hashed) {
+    sort_rows_gpu(device, DeviceSortOrder{}, rows, perm, stream, mr);
+    boundary_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(device, perm, rows, max_group_rows,
+                                                                         flags->as<uint8_t>());
+    KESTREL_CUDA_CHECK_LAUNCH();
+  }
   BufferPtr selected = device_buffer(sizeof(int), stream, mr);
   thrust::counting_iterator<uint32_t> positions(0);
   size_t temp_bytes = 0;

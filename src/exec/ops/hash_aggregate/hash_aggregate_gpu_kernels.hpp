@@ -37,12 +37,16 @@ struct Grouping {
   GroupLayout layout() const;
 };
 
-/// Sorts the rows of `batch` by the key columns `keys` (at least one; NULL keys equal) and finds the groups, in
-/// ascending key order. With `max_group_rows` > 0 a group of more rows is cut into runs of at most that many
-/// positions (for partial aggregation, where a key may repeat: it spreads a big group over many blocks).
-/// Synchronizes `stream` once, for the number of groups.
-Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, gpu::Stream stream,
-                    gpu::MemoryResource& mr);
+/// Finds the groups of the rows of `batch` by the key columns `keys` (at least one; NULL keys equal). Rows of one
+/// group keep their input order. With `try_hash` null or false the rows are sorted by their keys and the groups
+/// come in ascending key order. With *try_hash true a hash table numbers the groups first and the rows are radix
+/// sorted by group number (groups in no particular order; much faster for few groups); when the batch has too many
+/// groups for the table (32768) it falls back to sorting and sets *try_hash to false, so a caller can stop trying.
+/// With `max_group_rows` > 0 a group of more rows is cut into runs of at most that many positions (for partial
+/// aggregation, where a key may repeat: it spreads a big group over many blocks). Synchronizes `stream` once for
+/// the number of groups, and once more when it tries the hash table.
+Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, bool* try_hash,
+                    gpu::Stream stream, gpu::MemoryResource& mr);
 
 /// Storage of a sum's input and accumulator.
 enum class SumKind : uint8_t {

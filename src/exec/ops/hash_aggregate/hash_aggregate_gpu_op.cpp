@@ -16,7 +16,7 @@ using namespace aggregate_gpu_detail;
 namespace {
 
 /// Runs of at most this many rows per partial group: a big group (few keys, or none) spreads over many blocks.
-constexpr size_t kPartialGroupRows = size_t{1} << 16;
+constexpr size_t kPartialGroupRows = size_t{1} << 13;
 /// A driver merges its partial batches once it holds this many (and they hold as many rows as the first).
 constexpr size_t kCompactAfter = 16;
 
@@ -37,7 +37,8 @@ SchemaPtr keys_and(const Schema& input, const std::vector<size_t>& group_columns
 }  // namespace
 
 struct HashAggregateSinkGpu::Local final : LocalState {
-  gpu::Stream stream;  ///< the stream the batches below were produced on (host: none yet)
+  gpu::Stream stream;     ///< the stream the batches below were produced on (host: none yet)
+  bool try_hash = true;  ///< whether grouping by hash table still pays (false once a batch had too many groups)
   std::vector<Batch> states;
   std::vector<std::vector<Batch>> distinct;
 };
@@ -105,7 +106,7 @@ void HashAggregateSinkGpu::consume(LocalState& local, size_t, size_t, Batch batc
   l.stream = stream;
   gpu::MemoryResource& mr = *ctx.device_mr;
   const size_t keys = group_columns_.size();
-  l.states.push_back(partial_states(batch, group_columns_, state_aggregates_, kPartialGroupRows, stream, mr));
+  l.states.push_back(partial_states(batch, group_columns_, state_aggregates_, kPartialGroupRows, &l.try_hash, stream, mr));
   compact(l.states, first_columns(keys), true, stream, mr, 0);
   for (size_t d = 0; d < distinct_aggregates_.size(); ++d) {
     std::vector<size_t> columns = group_columns_;
