@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 
+#include "common/error.hpp"
 #include "exec/ops/limit/limit.hpp"
 #include "exec/ops/limit/limit_gpu.hpp"
 #include "exec/ops/sort/sort.hpp"
@@ -344,6 +345,24 @@ TEST_F(SortGpuTest, TopN200kRows) {
   expect_top_n(in, {{kInt, false, false}, {kDouble, true, true}}, 1000, 10);
   expect_top_n(in, {{kDict, true, false}, {kString, false, true}}, 100, 0);
   expect_top_n(in, {{kBool, false, true}}, 30000, 100);
+}
+
+TEST_F(SortGpuTest, RefusesWhatTheGpuCannotSortLikeTheCpu) {
+  Input in = make_input(10, 1, 7, 9);
+  EXPECT_TRUE(exec::SortSinkGpu::supports(*in.schema, {{kString, true, false}}));
+  EXPECT_TRUE(exec::TopNSinkGpu::supports(*in.schema, {{kDict, false, true}}));
+  // The device orders intervals field by field, the CPU by length: no GPU sort by INTERVAL.
+  auto with_interval = std::make_shared<Schema>(std::vector<Field>{{"iv", TypeId::kInterval}});
+  EXPECT_FALSE(exec::SortSinkGpu::supports(*with_interval, {{0, false, false}}));
+  EXPECT_FALSE(exec::TopNSinkGpu::supports(*with_interval, {{0, false, false}}));
+  EXPECT_THROW(exec::SortSinkGpu(with_interval, {{0, false, false}}), NotImplemented);
+  EXPECT_THROW(exec::TopNSinkGpu(with_interval, {{0, false, false}}, 10), NotImplemented);
+  // Top-N keeps one device key for the row origin.
+  std::vector<SortKeySpec> keys(exec::kMaxDeviceKeys, SortKeySpec{kInt, false, false});
+  EXPECT_TRUE(exec::SortSinkGpu::supports(*in.schema, keys));
+  EXPECT_FALSE(exec::TopNSinkGpu::supports(*in.schema, keys));
+  keys.push_back(SortKeySpec{kBig, false, false});
+  EXPECT_FALSE(exec::SortSinkGpu::supports(*in.schema, keys));
 }
 
 TEST_F(SortGpuTest, ApplyLimitMatchesCpu) {

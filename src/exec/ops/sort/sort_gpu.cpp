@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/check.hpp"
+#include "common/error.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/filter/filter_gpu.hpp"
 #include "exec/ops/sort/sort_gpu.hpp"
@@ -11,13 +12,36 @@
 
 namespace kestrel::exec {
 
+void check_sort_gpu_supported(const Schema& schema, const std::vector<SortKeySpec>& keys, size_t max_keys) {
+  if (keys.size() > max_keys) {
+    throw NotImplemented("GPU sort by " + std::to_string(keys.size()) + " keys (at most " + std::to_string(max_keys) +
+                         ")");
+  }
+  for (const auto& k : keys) {
+    KESTREL_CHECK_LT(k.column, schema.size());
+    const LogicalType& type = schema.field(k.column).type;
+    if (!device_key_supported(type) || type.id() == TypeId::kInterval) {
+      throw NotImplemented("GPU sort by a key of type " + type.to_string());
+    }
+  }
+}
+
+bool SortSinkGpu::supports(const Schema& schema, const std::vector<SortKeySpec>& keys) {
+  try {
+    check_sort_gpu_supported(schema, keys);
+    return true;
+  } catch (const NotImplemented&) {
+    return false;
+  }
+}
+
 struct SortSinkGpu::Local final : LocalState {
   std::vector<Entry> entries;
 };
 
 SortSinkGpu::SortSinkGpu(SchemaPtr schema, std::vector<SortKeySpec> keys)
     : schema_(std::move(schema)), keys_(std::move(keys)) {
-  for (const auto& k : keys_) KESTREL_CHECK_LT(k.column, schema_->size());
+  check_sort_gpu_supported(*schema_, keys_);
 }
 
 std::unique_ptr<Sink::LocalState> SortSinkGpu::make_local_state(ExecContext&) { return std::make_unique<Local>(); }

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <vector>
 
+#include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/sort/sort.hpp"
 #include "exec/pipeline.hpp"
 #include "gpu/memory_resource.hpp"
@@ -34,11 +35,21 @@ class SortedOutputGpu {
   virtual Batch read_rows(size_t first, size_t count, gpu::Stream stream, gpu::MemoryResource& mr) const = 0;
 };
 
+/// Throws NotImplemented for sorts by `keys` over rows of `schema` that the GPU side cannot run exactly like the
+/// CPU side: more than `max_keys` keys, a key type without a device key, or an INTERVAL key (the device orders
+/// intervals field by field, the CPU by their length with 30-day months).
+void check_sort_gpu_supported(const Schema& schema, const std::vector<SortKeySpec>& keys,
+                              size_t max_keys = kMaxDeviceKeys);
+
 /// Full sort of device batches. The batches are kept as they come; finalize concatenates them in input order and
 /// sorts the row ids stably by the keys (ties keep input order). The sorted rows are gathered when read.
 class SortSinkGpu final : public Sink, public SortedOutputGpu {
  public:
+  /// Throws NotImplemented where check_sort_gpu_supported does, so placement can fall back to SortSink.
   SortSinkGpu(SchemaPtr schema, std::vector<SortKeySpec> keys);
+
+  /// Whether the GPU side runs this sort: placement asks before building the sink.
+  static bool supports(const Schema& schema, const std::vector<SortKeySpec>& keys);
 
   std::unique_ptr<LocalState> make_local_state(ExecContext& ctx) override;
   void consume(LocalState& local, size_t morsel, size_t sequence, Batch batch, ExecContext& ctx) override;
@@ -74,9 +85,13 @@ class SortSinkGpu final : public Sink, public SortedOutputGpu {
 class TopNSinkGpu final : public Sink, public SortedOutputGpu {
  public:
   /// `min_reduce_rows`: a driver reduces its candidates to the best limit + offset rows once it holds
-  /// max(4 * (limit + offset), min_reduce_rows) rows.
+  /// max(4 * (limit + offset), min_reduce_rows) rows. Throws NotImplemented where supports() is false, so
+  /// placement can fall back to TopNSink.
   TopNSinkGpu(SchemaPtr schema, std::vector<SortKeySpec> keys, uint64_t limit, uint64_t offset = 0,
               size_t min_reduce_rows = size_t{1} << 20);
+
+  /// Whether the GPU side runs this top-N (check_sort_gpu_supported with one key kept for the origin column).
+  static bool supports(const Schema& schema, const std::vector<SortKeySpec>& keys);
 
   std::unique_ptr<LocalState> make_local_state(ExecContext& ctx) override;
   void consume(LocalState& local, size_t morsel, size_t sequence, Batch batch, ExecContext& ctx) override;

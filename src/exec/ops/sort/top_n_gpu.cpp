@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/check.hpp"
+#include "common/error.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/filter/filter_gpu.hpp"
 #include "exec/ops/sort/sort_gpu.hpp"
@@ -19,7 +20,7 @@ struct TopNSinkGpu::Local final : LocalState {
 TopNSinkGpu::TopNSinkGpu(SchemaPtr schema, std::vector<SortKeySpec> keys, uint64_t limit, uint64_t offset,
                          size_t min_reduce_rows)
     : schema_(std::move(schema)), keys_(std::move(keys)), limit_(limit), offset_(offset) {
-  for (const auto& k : keys_) KESTREL_CHECK_LT(k.column, schema_->size());
+  check_sort_gpu_supported(*schema_, keys_, kMaxDeviceKeys - 1);
   const uint64_t keep = limit > UINT64_MAX - offset ? UINT64_MAX : limit + offset;
   keep_ = static_cast<size_t>(std::min<uint64_t>(keep, UINT32_MAX - 1));
   reduce_threshold_ = std::max<size_t>({4 * keep_, min_reduce_rows, 1});
@@ -28,6 +29,15 @@ TopNSinkGpu::TopNSinkGpu(SchemaPtr schema, std::vector<SortKeySpec> keys, uint64
   candidate_schema_ = std::make_shared<Schema>(std::move(fields));
   candidate_keys_ = keys_;
   candidate_keys_.push_back({schema_->size(), false, false});
+}
+
+bool TopNSinkGpu::supports(const Schema& schema, const std::vector<SortKeySpec>& keys) {
+  try {
+    check_sort_gpu_supported(schema, keys, kMaxDeviceKeys - 1);
+    return true;
+  } catch (const NotImplemented&) {
+    return false;
+  }
 }
 
 std::unique_ptr<Sink::LocalState> TopNSinkGpu::make_local_state(ExecContext&) { return std::make_unique<Local>(); }
