@@ -327,7 +327,9 @@ void emit_unmatched_build_rows_gpu(const Batch& build, const uint8_t* matched, s
   }
   Batch gathered = gather_batch_gpu(build, rows->as<uint32_t>(), n, stream, mr);
   std::vector<ColumnPtr> columns;
-  for (size_t c = 0; c < probe_columns; ++c) columns.push_back(null_column_gpu(output_schema->field(c).type, n, stream, mr));
+  for (size_t c = 0; c < probe_columns; ++c) {
+    columns.push_back(null_column_gpu(output_schema->field(c).type, n, stream, mr));
+  }
   for (const auto& c : gathered.columns()) columns.push_back(c);
   KESTREL_CHECK_EQ(columns.size(), output_schema->size());
   out.push_back(Batch(output_schema, std::move(columns), n, gpu::MemoryKind::kDevice, stream));

@@ -142,7 +142,8 @@ void HashJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::vector
   BufferPtr key_null = Buffer::allocate(std::max<size_t>(n, 8), mr, stream);
   hash_device_rows(keys, n, hashes->as<uint64_t>(), key_null->as<uint8_t>(), stream);
   // Without a residual condition, semi/anti/mark need one match per row and single needs two (to fail).
-  const bool existence = spec_.type == JoinType::kSemi || spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark;
+  const bool existence =
+      spec_.type == JoinType::kSemi || spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark;
   uint32_t cap = UINT32_MAX;
   if (!spec_.condition && existence) cap = 1;
   if (!spec_.condition && spec_.type == JoinType::kSingle) cap = 2;
@@ -192,13 +193,13 @@ BufferPtr HashJoinProbeGpu::null_aware_unknown(const Batch& input, const DeviceK
     join_gpu::flag_rows_with_candidates(candidates, n, unknown->as<uint8_t>(), stream);
     return unknown;
   }
-  join_gpu::for_each_candidate_step(
-      candidates, n, step_pairs_, stream, mr, [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
-        Batch joined;
-        ColumnPtr verdict = evaluate_pairs_gpu(spec_.condition, pair_schema_, input, build_->rows(), probe_rows,
-                                               build_rows, count, stream, ctx, &joined);
-        flag_true_pairs_gpu(probe_rows, *verdict, count, unknown->as<uint8_t>(), stream);
-      });
+  auto flag_step = [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
+    Batch joined;
+    ColumnPtr verdict = evaluate_pairs_gpu(spec_.condition, pair_schema_, input, build_->rows(), probe_rows,
+                                           build_rows, count, stream, ctx, &joined);
+    flag_true_pairs_gpu(probe_rows, *verdict, count, unknown->as<uint8_t>(), stream);
+  };
+  join_gpu::for_each_candidate_step(candidates, n, step_pairs_, stream, mr, flag_step);
   return unknown;
 }
 

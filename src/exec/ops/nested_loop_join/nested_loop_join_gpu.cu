@@ -75,7 +75,8 @@ void NestedLoopJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::
   }
   const gpu::Stream stream = input.stream();
   const auto build_n = static_cast<uint32_t>(build_rows_.num_rows());
-  const bool existence = spec_.type == JoinType::kSemi || spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark;
+  const bool existence =
+      spec_.type == JoinType::kSemi || spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark;
   uint32_t per_row = build_n;
   if (!spec_.condition && existence) per_row = std::min<uint32_t>(build_n, 1);
   if (!spec_.condition && spec_.type == JoinType::kSingle) per_row = std::min<uint32_t>(build_n, 2);
