@@ -4,7 +4,8 @@
 /// finishing kernels (average, decimal precision check) that hash_aggregate_gpu.cpp composes.
 ///
 /// Groups are runs of a permutation of the input rows: group g is perm[offsets[g] .. offsets[g + 1]). Every
-/// reduction runs one thread block per group (grid-strided), so it is exact and needs no atomics on values.
+/// reduction runs one thread per group of up to 32 rows and one thread block per bigger group (grid-strided), so
+/// it is exact and needs no atomics on values.
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
-/// Per-group reductions of the GPU aggregation (one thread block per group) and the element-wise finishing
-/// kernels (average, decimal precision check).
+/// Per-group reductions of the GPU aggregation (one thread per small group, one thread block per bigger group) and
+/// the element-wise finishing kernels (average, decimal precision check).
 
 #include <algorithm>
 #include <type_traits>
@@ -17,8 +17,12 @@ namespace {
 constexpr int kGroupThreads = 128;  ///< threads of the block that reduces one group (a power of two)
 constexpr int kThreads = 256;       ///< threads of the element-wise kernels (a multiple of 32)
 constexpr uint32_t kNone = 0xffffffffu;
+/// Groups of at most this many rows are reduced by one thread each (kernels *_small_kernel), bigger ones by one
+/// block each: many tiny groups would leave almost every thread of a block idle.
+constexpr size_t kSmallGroupRows = 32;
 
-int group_blocks(size_t groups) { return static_cast<int>(std::max<size_t>(1, std::min<size_t>(groups, 1 << 20))); }
+/// Blocks of the block-per-group kernels (grid-strided over the groups, skipping the small ones).
+int group_blocks(size_t groups) { return static_cast<int>(std::max<size_t>(1, std::min<size_t>(groups, 8192))); }
 
 int blocks_for(size_t items) {
   return static_cast<int>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535)));
@@ -74,6 +78,7 @@ __global__ void count_kernel(GroupLayout l, const uint8_t* validity, ReduceOutpu
   for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
     size_t begin, end;
     group_range(l, g, &begin, &end);
+    if (end - begin <= kSmallGroupRows) continue;  // the thread-per-group kernel's (uniform in the block)
     long long n = 0;
     if (validity == nullptr) {
       if (t == 0) n = static_cast<long long>(end - begin);
@@ -99,6 +104,7 @@ __global__ void sum_kernel(GroupLayout l, const In* values, const uint8_t* valid
   for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
     size_t begin, end;
     group_range(l, g, &begin, &end);
+    if (end - begin <= kSmallGroupRows) continue;  // the thread-per-group kernel's (uniform in the block)
     Acc acc{};
     int flags = 0;
     for (size_t j = begin + t; j < end; j += blockDim.x) {
@@ -163,6 +169,7 @@ __global__ void pick_kernel(DeviceKeyColumn c, GroupLayout l, uint32_t* winners)
   for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
     size_t begin, end;
     group_range(l, g, &begin, &end);
+    if (end - begin <= kSmallGroupRows) continue;  // the thread-per-group kernel's (uniform in the block)
     uint32_t best = kNone;
     for (size_t j = begin + t; j < end; j += blockDim.x) {
       if (!device_rows::key_valid(c, row_at(l, j))) continue;
@@ -177,6 +184,60 @@ __global__ void pick_kernel(DeviceKeyColumn c, GroupLayout l, uint32_t* winners)
     }
     if (t == 0) winners[g] = static_cast<uint32_t>(row_at(l, s_pos[0] == kNone ? begin : s_pos[0]));
     __syncthreads();
+  }
+}
+
+__global__ void count_small_kernel(GroupLayout l, const uint8_t* validity, ReduceOutput out) {
+  for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < l.groups;
+       g += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    if (end - begin > kSmallGroupRows) continue;
+    long long n = static_cast<long long>(end - begin);
+    if (validity != nullptr) {
+      n = 0;
+      for (size_t j = begin; j < end; ++j) n += bit_at(validity, row_at(l, j)) ? 1 : 0;
+    }
+    static_cast<int64_t*>(out.values)[g] = n;
+  }
+}
+
+template <typename In, typename Acc>
+__global__ void sum_small_kernel(GroupLayout l, const In* values, const uint8_t* validity, ReduceOutput out) {
+  for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < l.groups;
+       g += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    if (end - begin > kSmallGroupRows) continue;
+    Acc acc{};
+    bool has = false;
+    bool over = false;
+    for (size_t j = begin; j < end; ++j) {
+      const size_t row = row_at(l, j);
+      if (validity != nullptr && !bit_at(validity, row)) continue;
+      over |= accumulate(&acc, static_cast<Acc>(values[row]));
+      has = true;
+    }
+    static_cast<Acc*>(out.values)[g] = has ? acc : Acc{};
+    if (has) set_valid(out, g);
+    if (over) *out.overflow = 1;
+  }
+}
+
+template <PickKind P>
+__global__ void pick_small_kernel(DeviceKeyColumn c, GroupLayout l, uint32_t* winners) {
+  for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < l.groups;
+       g += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    if (end - begin > kSmallGroupRows) continue;
+    uint32_t best = kNone;
+    for (size_t j = begin; j < end; ++j) {
+      if (!device_rows::key_valid(c, row_at(l, j))) continue;
+      best = better<P>(c, l, best, static_cast<uint32_t>(j));
+      if constexpr (P == PickKind::kFirst) break;
+    }
+    winners[g] = static_cast<uint32_t>(row_at(l, best == kNone ? begin : best));
   }
 }
 
@@ -249,6 +310,9 @@ __global__ void precision_kernel(const int128_t* values, const uint8_t* validity
 template <typename In, typename Acc>
 void launch_sum(const GroupLayout& l, const void* values, const uint8_t* validity, const ReduceOutput& out,
                 gpu::Stream stream) {
+  sum_small_kernel<In, Acc><<<blocks_for(l.groups), kThreads, 0, stream.handle()>>>(
+      l, static_cast<const In*>(values), validity, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
   sum_kernel<In, Acc><<<group_blocks(l.groups), kGroupThreads, 0, stream.handle()>>>(
       l, static_cast<const In*>(values), validity, out);
   KESTREL_CUDA_CHECK_LAUNCH();
@@ -256,6 +320,8 @@ void launch_sum(const GroupLayout& l, const void* values, const uint8_t* validit
 
 template <PickKind P>
 void launch_pick(const DeviceKeyColumn& column, const GroupLayout& l, uint32_t* winners, gpu::Stream stream) {
+  pick_small_kernel<P><<<blocks_for(l.groups), kThreads, 0, stream.handle()>>>(column, l, winners);
+  KESTREL_CUDA_CHECK_LAUNCH();
   pick_kernel<P><<<group_blocks(l.groups), kGroupThreads, 0, stream.handle()>>>(column, l, winners);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
@@ -264,6 +330,8 @@ void launch_pick(const DeviceKeyColumn& column, const GroupLayout& l, uint32_t* 
 
 void count_groups(const GroupLayout& layout, const uint8_t* validity, const ReduceOutput& out, gpu::Stream stream) {
   if (layout.groups == 0) return;
+  count_small_kernel<<<blocks_for(layout.groups), kThreads, 0, stream.handle()>>>(layout, validity, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
   count_kernel<<<group_blocks(layout.groups), kGroupThreads, 0, stream.handle()>>>(layout, validity, out);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
