@@ -61,5 +61,22 @@ else
   echo "no sqllogictest runner in $BIN_DIR"
 fi
 
+# TPC-H with every operator on the GPU (fallback off): at SF1 against the official answers, at other scale factors
+# against the CPU results. KESTREL_TPCH_DIRS lists "SF:FOLDER" pairs of Parquet data (tpchgen-cli output).
+for entry in ${KESTREL_TPCH_DIRS:-}; do
+  sf=${entry%%:*} dir=${entry#*:}
+  echo "== TPC-H SF$sf (gpu, fallback off)"
+  python3 scripts/tpch-check.py --kestrel "$BIN_DIR/kestrel" --data "$dir" --sf "$sf" --device gpu --no-gpu-fallback \
+    >"$LOG_DIR/tpch-sf$sf.log" 2>&1
+  cat "$LOG_DIR/tpch-sf$sf.log"
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$LOG_DIR/tpch-sf$sf.log" | tail -1)
+  if [ -n "$line" ]; then
+    read -r p _ f _ s _ <<<"${line//,/}"
+    passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  else
+    echo "the TPC-H check printed no summary"; failed=$((failed + 1))
+  fi
+done
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -6,12 +6,20 @@ tpchgen-cli, best of N runs each, the same thread count for both. Writes results
     .venv/bin/python bench/tpch/run.py --sf 1 --threads 2 --runs 3 --device cpu --out bench/results/sf1-cpu
 
 Kestrel runs every query N times in one process and reports its own per-statement times (--timing); DuckDB runs
-in this process with views over the same files. Results are checked against each other (row counts) so a fast
-wrong answer does not count.
+in this process with views over the same files (--duckdb-tables memory: loaded into in-memory tables first).
+Results are checked against each other (row counts) so a fast wrong answer does not count.
+
+On the GPU (--device gpu) Kestrel is timed twice per query: hot (one untimed run fills the GPU table cache, then
+N timed runs read the input columns from GPU memory) and warm (gpu_cache off: every run reads the Parquet files
+again, from the operating system's file cache), and the GPU memory peak of a hot run (table cache included) is
+read from EXPLAIN ANALYZE. --no-gpu-fallback makes a query fail instead of running an operator on the CPU.
+
+    python bench/tpch/run.py --sf 10 --threads 16 --device gpu --duckdb-tables memory --out bench/results/sf10-gpu
 """
 
 import argparse
 import csv
+import math
 import pathlib
 import re
 import subprocess
@@ -23,17 +31,26 @@ sys.path.insert(0, str(REPO / "test" / "py"))
 import tpch_support as tpch  # noqa: E402
 
 
-def run_kestrel(binary, data, device, threads, sql, runs, timeout):
-    script = f"SET threads = {threads};\n" + (sql.strip().rstrip(";") + ";\n") * runs
+def run_kestrel(binary, data, device, threads, sql, runs, timeout, settings=(), warmup=0, peak=False,
+                extra_args=()):
+    """Best time of `runs` runs (after `warmup` untimed ones) in one process, the row count, the GPU memory peak in
+    MiB (with `peak`), and an error message or None."""
+    query = sql.strip().rstrip(";") + ";\n"
+    script = f"SET threads = {threads};\n" + "".join(f"SET {s};\n" for s in settings) + query * (warmup + runs)
+    if peak:
+        script += "EXPLAIN ANALYZE " + query
     start = time.perf_counter()
     r = subprocess.run([str(binary), "--data", str(data), "--device", device, "--format", "csv", "--timing",
-                        "-c", script], capture_output=True, text=True, timeout=timeout)
+                        *extra_args, "-c", script], capture_output=True, text=True, timeout=timeout)
     wall = time.perf_counter() - start
     if r.returncode != 0:
-        return None, None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
-    times = [float(t) / 1000 for t in re.findall(r"Run Time: ([0-9.]+) ms", r.stderr)][1:]  # first is the SET
-    rows = max(0, r.stdout.count("\n") // runs - 1)
-    return (min(times) if times else wall), rows, None
+        return None, None, None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+    times = [float(t) / 1000 for t in re.findall(r"Run Time: ([0-9.]+) ms", r.stderr)]
+    times = times[1 + len(settings) + warmup:1 + len(settings) + warmup + runs]  # skip the SETs and warm-ups
+    results = r.stdout.split("\nplan\n")[0] if peak else r.stdout
+    rows = max(0, results.count("\n") // (warmup + runs) - 1)
+    m = re.search(r"GPU memory peak ([0-9]+) MiB", r.stdout)
+    return (min(times) if times else wall), rows, (int(m.group(1)) if m else None), None
 
 
 def run_duckdb(con, sql, runs):
@@ -59,6 +76,9 @@ def main():
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "latest"))
     parser.add_argument("--timeout", type=int, default=1800)
     parser.add_argument("--no-duckdb", action="store_true")
+    parser.add_argument("--duckdb-tables", default="views", choices=["views", "memory"],
+                        help="DuckDB reads views over the files, or tables loaded into memory first")
+    parser.add_argument("--no-gpu-fallback", action="store_true")
     args = parser.parse_args()
 
     queries = []
@@ -74,39 +94,69 @@ def main():
         import duckdb
         con = duckdb.connect()
         con.execute(f"SET threads = {args.threads}")
+        kind = "TABLE" if args.duckdb_tables == "memory" else "VIEW"
+        start = time.perf_counter()
         for table in tpch.TABLES:
-            con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{data / (table + '.parquet')}')")
+            con.execute(f"CREATE {kind} {table} AS SELECT * FROM read_parquet('{data / (table + '.parquet')}')")
+        print(f"duckdb: {kind.lower()}s created in {time.perf_counter() - start:.1f} s", flush=True)
 
+    gpu = args.device == "gpu"
+    extra = ["--no-gpu-fallback"] if args.no_gpu_fallback else []
     results = []
     for q in queries:
         sql = tpch.query_text(q)
-        k_time, k_rows, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs, args.timeout)
+        warm_time = peak = None
+        if gpu:
+            k_time, k_rows, peak, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
+                                                      args.timeout, warmup=1, peak=True, extra_args=extra)
+            if not error:
+                warm_time, _, _, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
+                                                     args.timeout, settings=["gpu_cache = false"], extra_args=extra)
+        else:
+            k_time, k_rows, _, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
+                                                   args.timeout, extra_args=extra)
         d_time, d_rows = run_duckdb(con, sql, args.runs) if con else (None, None)
         note = error or ("" if d_rows is None or k_rows == d_rows else f"rows {k_rows} vs duckdb {d_rows}")
-        results.append({"query": f"q{q:02d}", "kestrel_s": k_time, "duckdb_s": d_time, "note": note})
-        ratio = f"{k_time / d_time:.2f}x" if k_time and d_time else "-"
-        print(f"q{q:02d}  kestrel {k_time if k_time is not None else float('nan'):8.3f} s  "
-              f"duckdb {d_time if d_time is not None else float('nan'):8.3f} s  {ratio}  {note}", flush=True)
+        results.append({"query": f"q{q:02d}", "kestrel_s": k_time, "kestrel_warm_s": warm_time, "duckdb_s": d_time,
+                        "gpu_peak_mib": peak, "note": note})
+        ratio = f"{d_time / k_time:.2f}x" if k_time and d_time else "-"
+        warm = f"  warm {warm_time:8.3f} s" if warm_time is not None else ""
+        print(f"q{q:02d}  kestrel {k_time if k_time is not None else float('nan'):8.3f} s{warm}  "
+              f"duckdb {d_time if d_time is not None else float('nan'):8.3f} s  duckdb/kestrel {ratio}"
+              f"{f'  peak {peak} MiB' if peak is not None else ''}  {note}", flush=True)
 
     k_total = sum(r["kestrel_s"] or 0 for r in results)
     d_total = sum(r["duckdb_s"] or 0 for r in results)
+    speedups = [r["duckdb_s"] / r["kestrel_s"] for r in results if r["kestrel_s"] and r["duckdb_s"]]
+    geomean = math.exp(sum(math.log(x) for x in speedups) / len(speedups)) if speedups else None
     with open(out / "results.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["query", "kestrel_s", "duckdb_s", "note"])
+        w = csv.DictWriter(f, fieldnames=["query", "kestrel_s", "kestrel_warm_s", "duckdb_s", "gpu_peak_mib", "note"])
         w.writeheader()
         w.writerows(results)
     with open(out / "results.md", "w") as f:
         f.write(f"TPC-H-derived, SF {args.sf}, {args.threads} threads, Kestrel device {args.device}, best of "
-                f"{args.runs}\n\n| query | Kestrel (s) | DuckDB (s) | Kestrel/DuckDB | note |\n|---|---|---|---|---|\n")
+                f"{args.runs}, DuckDB {args.duckdb_tables}\n\n| query | Kestrel{' hot' if gpu else ''} (s) | "
+                f"{'Kestrel warm (s) | ' if gpu else ''}DuckDB (s) | DuckDB/Kestrel | "
+                f"{'GPU peak (MiB) | ' if gpu else ''}note |\n|---|---|---|---|{'---|---|' if gpu else ''}---|\n")
         for r in results:
             k, d = r["kestrel_s"], r["duckdb_s"]
             f.write(f"| {r['query']} | {k:.3f} | " if k is not None else f"| {r['query']} | failed | ")
+            if gpu:
+                f.write(f"{r['kestrel_warm_s']:.3f} | " if r["kestrel_warm_s"] is not None else "- | ")
             f.write(f"{d:.3f} | " if d is not None else "- | ")
-            f.write(f"{k / d:.2f} | " if k and d else "- | ")
+            f.write(f"{d / k:.2f} | " if k and d else "- | ")
+            if gpu:
+                f.write(f"{r['gpu_peak_mib']} | " if r["gpu_peak_mib"] is not None else "- | ")
             f.write(f"{r['note']} |\n")
-        ratio = f"{k_total / d_total:.2f}" if d_total else "-"
-        f.write(f"| total | {k_total:.3f} | {d_total:.3f} | {ratio} | |\n")
+        ratio = f"{d_total / k_total:.2f}" if k_total else "-"
+        warm_total = sum(r["kestrel_warm_s"] or 0 for r in results)
+        f.write(f"| total | {k_total:.3f} | {f'{warm_total:.3f} | ' if gpu else ''}{d_total:.3f} | {ratio} | "
+                f"{'| ' if gpu else ''}|\n")
+        if geomean:
+            f.write(f"\nGeometric mean of DuckDB/Kestrel: {geomean:.2f}\n")
     print(f"total: kestrel {k_total:.3f} s, duckdb {d_total:.3f} s" +
-          (f", ratio {k_total / d_total:.2f}" if d_total else ""))
+          (f", duckdb/kestrel {d_total / k_total:.2f}" if k_total else "") +
+          (f", geometric mean of duckdb/kestrel {geomean:.2f}" if geomean else ""))
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -9,12 +9,16 @@
 
 namespace kestrel::exec {
 
+class DeviceTableCache;
+
 /// Per-query execution state shared by all drivers.
 struct ExecContext {
   gpu::MemoryResource* host_mr = &gpu::host_memory_resource();
   /// The query's device memory (a stream-ordered pool it owns). Set only when the GPU is the device: the plan
   /// builder then places operators on the GPU where their GPU side supports them; null means the CPU runs all.
   gpu::MemoryResource* device_mr = nullptr;
+  /// The GPU table cache scans read input columns through (GPU placement only); null: no caching.
+  DeviceTableCache* table_cache = nullptr;
   /// Drivers per pipeline.
   int threads = 1;
   /// Set from another thread (Ctrl-C) to stop the query.

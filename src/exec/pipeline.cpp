@@ -157,7 +157,13 @@ std::string describe_pipelines(const std::vector<Pipeline>& pipelines) {
       out += buf;
     }
     out += "\n";
-    if (!p.stats) continue;
+    if (!p.stats) {
+      // A plan not run (EXPLAIN): the steps and where they run.
+      out += "  " + p.source->name() + "\n";
+      for (const auto& op : p.operators) out += "  " + op->name() + "\n";
+      out += "  " + p.sink->name() + "\n";
+      continue;
+    }
     out += "  " + format_step(p.source->name(), p.stats->source) + "\n";
     for (size_t o = 0; o < p.operators.size(); ++o) {
       out += "  " + format_step(p.operators[o]->name(), *p.stats->operators[o]) + "\n";

@@ -7,9 +7,14 @@
 #include "exec/ops/filter/filter.hpp"
 #include "exec/ops/filter/filter_gpu.hpp"
 #include "exec/ops/limit/limit.hpp"
+#if KESTREL_WITH_CUDA
+#include "exec/ops/limit/limit_gpu.hpp"
+#include "gpu/stream_pool.hpp"
+#endif
 #include "exec/ops/project/project.hpp"
 #include "exec/ops/project/project_gpu.hpp"
 #include "exec/ops/scan/table_scan.hpp"
+#include "exec/ops/scan/table_scan_gpu.hpp"
 #include "exec/ops/transfer/transfer.hpp"
 #include "exec/ops/values/values.hpp"
 
@@ -22,8 +27,17 @@ class LimitSource final : public Source {
  public:
   LimitSource(std::shared_ptr<BatchCollector> input, std::optional<uint64_t> limit, uint64_t offset)
       : input_(std::move(input)), limit_(limit), offset_(offset) {}
-  void prepare(ExecContext&) override {
+  void prepare(ExecContext& ctx) override {
     batches_ = input_->batches();
+#if KESTREL_WITH_CUDA
+    if (!batches_.empty() && batches_.front().on_device()) {
+      // The collector finished the batches' streams; slicing runs on this thread's stream.
+      gpu::Stream stream = gpu::driver_stream();
+      apply_limit_gpu(batches_, limit_, offset_, stream, *ctx.device_mr);
+      stream.synchronize();
+      return;
+    }
+#endif
     apply_limit(batches_, limit_, offset_);
   }
   size_t morsel_count() const override { return batches_.size(); }
@@ -38,6 +52,18 @@ class LimitSource final : public Source {
 };
 
 }  // namespace
+
+std::shared_ptr<StreamOperator> PlanBuilder::project(bool gpu, std::vector<plan::ExprPtr> exprs, SchemaPtr schema) {
+#if KESTREL_WITH_CUDA
+  if (gpu) return std::make_shared<ProjectGpu>(std::move(exprs), std::move(schema));
+#endif
+  return std::make_shared<ProjectCpu>(std::move(exprs), std::move(schema));
+}
+
+bool PlanBuilder::gpu_exprs(const std::vector<plan::ExprPtr>& exprs) const {
+  return gpu_placement() &&
+         std::all_of(exprs.begin(), exprs.end(), [](const plan::ExprPtr& e) { return can_evaluate_gpu(*e); });
+}
 
 SchemaPtr schema_of(const plan::LogicalNode& node) { return std::make_shared<Schema>(node.output); }
 
@@ -110,13 +136,11 @@ PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
     case NodeKind::kGet: {
       const auto& get = node->as<plan::LogicalGet>();
 #if KESTREL_WITH_CUDA
-      if (gpu_placement() && !get.filters.empty() &&
-          std::all_of(get.filters.begin(), get.filters.end(),
-                      [](const plan::ExprPtr& f) { return can_evaluate_gpu(*f); })) {
-        // The scan still prunes by its spec; the row filters run on the GPU, one after the other as on the CPU
-        // (a later filter only sees, and only raises errors for, the rows the earlier ones kept).
-        Open open = to_device(Open{
-            std::make_shared<TableScanCpu>(get.table, get.spec, std::vector<plan::ExprPtr>{}, schema_of(get)), {}, {}});
+      if (gpu_placement() && (get.filters.empty() || gpu_exprs(get.filters))) {
+        // The scan still prunes by its spec and reads onto the device (through the table cache); the row filters
+        // run on the GPU one after the other as on the CPU (a later filter only sees, and only raises errors for,
+        // the rows the earlier ones kept).
+        Open open{std::make_shared<TableScanGpu>(get.table, get.spec, schema_of(get)), {}, {}, true};
         for (const plan::ExprPtr& filter : get.filters) open.operators.push_back(std::make_shared<FilterGpu>(filter));
         return open;
       }
@@ -128,38 +152,27 @@ PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
     case NodeKind::kFilter: {
       const plan::ExprPtr& predicate = node->as<plan::LogicalFilter>().predicate;
 #if KESTREL_WITH_CUDA
-      if (gpu_placement() && can_evaluate_gpu(*predicate)) {
-        Open open = to_device(build_placed(node->children[0]));
+      if (gpu_exprs({predicate})) {
+        Open open = input(node->children[0], true);
         open.operators.push_back(std::make_shared<FilterGpu>(predicate));
         return open;
       }
 #endif
-      if (gpu_placement()) cpu_operators_.push_back(node->label());
+      note_cpu(*node);
       Open open = build(node->children[0]);
       open.operators.push_back(std::make_shared<FilterCpu>(predicate));
       return open;
     }
     case NodeKind::kProject: {
       const auto& exprs = node->as<plan::LogicalProject>().exprs;
-#if KESTREL_WITH_CUDA
-      if (gpu_placement() && std::all_of(exprs.begin(), exprs.end(),
-                                         [](const plan::ExprPtr& e) { return can_evaluate_gpu(*e); })) {
-        Open open = to_device(build_placed(node->children[0]));
-        open.operators.push_back(std::make_shared<ProjectGpu>(exprs, schema_of(*node)));
-        return open;
-      }
-#endif
-      if (gpu_placement()) cpu_operators_.push_back(node->label());
-      Open open = build(node->children[0]);
-      open.operators.push_back(std::make_shared<ProjectCpu>(exprs, schema_of(*node)));
+      const bool gpu = gpu_exprs(exprs);
+      if (!gpu) note_cpu(*node);
+      Open open = input(node->children[0], gpu);
+      open.operators.push_back(project(gpu, exprs, schema_of(*node)));
       return open;
     }
-    case NodeKind::kLimit:
-      if (gpu_placement()) cpu_operators_.push_back(node->label());
-      return build_limit(node);
-    default:
-      if (gpu_placement()) cpu_operators_.push_back(node->label());
-      return build_breaker(node);
+    case NodeKind::kLimit: return build_limit(node);
+    default: return build_breaker(node);
   }
 }
 
@@ -180,12 +193,21 @@ PlanBuilder::Open PlanBuilder::build_values(const plan::LogicalValues& node) {
 PlanBuilder::Open PlanBuilder::build_limit(const plan::LogicalPtr& node) {
   const auto& limit = node->as<plan::LogicalLimit>();
   const auto& child = node->children[0];
+  // On the GPU the limit slices device batches: the rows stay on the device.
+  const bool gpu = gpu_placement() && KESTREL_WITH_CUDA;
   if (limit.limit && child->kind == plan::NodeKind::kSort && references_[child.get()] <= 1) {
     // ORDER BY ... LIMIT: a top-N keeps only the rows that can make it past the limit.
     Open top = build_sort(child->as<plan::LogicalSort>(), *limit.limit + limit.offset, 0);
+    if (!gpu) top = to_host(std::move(top));
+    const bool on_device = top.on_device;
     auto collector = std::make_shared<BatchCollector>(schema_of(*child));
     size_t index = finish(std::move(top), collector);
-    return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}};
+    return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}, on_device};
+  }
+  if (gpu && references_[child.get()] <= 1 && !materialized_.count(child.get())) {
+    auto collector = std::make_shared<BatchCollector>(schema_of(*child));
+    size_t index = finish(input(child, true), collector);
+    return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}, true};
   }
   auto [collector, index] = materialize(child);
   return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}};

@@ -45,12 +45,26 @@ class PlanBuilder {
   Open to_host(Open open);
   Open to_device(Open open);
   bool gpu_placement() const { return ctx_.device_mr != nullptr; }
+  /// The pipeline computing `node` as the input of an operator placed on the GPU (`gpu`: ending on the device)
+  /// or on the CPU (ending on the host).
+  Open input(const plan::LogicalPtr& node, bool gpu) { return gpu ? to_device(build_placed(node)) : build(node); }
+  /// A projection on the chosen device.
+  static std::shared_ptr<StreamOperator> project(bool gpu, std::vector<plan::ExprPtr> exprs, SchemaPtr schema);
+  /// Whether every expression can run on the GPU (false without GPU placement).
+  bool gpu_exprs(const std::vector<plan::ExprPtr>& exprs) const;
+  /// Records that `node` runs on the CPU although the GPU is the device (gpu_fallback off refuses the query).
+  void note_cpu(const plan::LogicalNode& node) {
+    if (gpu_placement()) cpu_operators_.push_back(node.label());
+  }
   Open build_values(const plan::LogicalValues& node);
   Open build_limit(const plan::LogicalPtr& node);
   Open build_breaker(const plan::LogicalPtr& node);
   Open build_aggregate(const plan::LogicalAggregate& agg);
-  /// The aggregation `agg` (groups and aggregates over the rows of `open`) on top of `open`.
-  Open build_distinct(Open open, const plan::LogicalAggregate& agg);
+  /// The aggregation `agg` (groups and aggregates over the rows of `open`, which is on the device when `gpu`)
+  /// on top of `open`.
+  Open build_distinct(Open open, const plan::LogicalAggregate& agg, bool gpu);
+  /// Whether the aggregation `agg` can run on the GPU.
+  bool gpu_aggregate(const plan::LogicalAggregate& agg) const;
   /// A sort; with `limit` a top-N that keeps only the first limit + offset rows (the LIMIT itself stays above).
   Open build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit, uint64_t offset);
   Open build_join(const plan::LogicalJoin& join);

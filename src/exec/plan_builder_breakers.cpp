@@ -1,13 +1,12 @@
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
-#include "exec/ops/project/project.hpp"
 #include "exec/ops/sort/sort.hpp"
 #include "exec/plan_builder.hpp"
+#if KESTREL_WITH_CUDA
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
+#include "exec/ops/sort/sort_gpu.hpp"
+#endif
 
 namespace kestrel::exec {
-
-namespace {
-
-}  // namespace
 
 PlanBuilder::Open PlanBuilder::build_breaker(const plan::LogicalPtr& node) {
   switch (node->kind) {
@@ -17,47 +16,82 @@ PlanBuilder::Open PlanBuilder::build_breaker(const plan::LogicalPtr& node) {
     case plan::NodeKind::kSetOp: return build_set_op(node->as<plan::LogicalSetOp>());
     default: break;
   }
-  throw NotImplemented(std::string("the CPU operator for '") + node->label() + "' is not wired yet");
+  throw NotImplemented(std::string("the operator for '") + node->label() + "' is not wired yet");
 }
 
-PlanBuilder::Open PlanBuilder::build_aggregate(const plan::LogicalAggregate& agg) {
-  return build_distinct(build(agg.children[0]), agg);
-}
+namespace {
 
-PlanBuilder::Open PlanBuilder::build_distinct(Open open, const plan::LogicalAggregate& agg) {
-  // The aggregation reads [group keys..., aggregate arguments...] computed by a projection in front of it.
-  std::vector<plan::ExprPtr> inputs = agg.groups;
+/// The aggregation's input columns [group keys..., aggregate arguments...] and its aggregates over them.
+struct AggregateInputs {
+  std::vector<plan::ExprPtr> inputs;
   std::vector<AggregateSpec> specs;
+  std::vector<size_t> group_columns;
+};
+
+AggregateInputs aggregate_inputs(const plan::LogicalAggregate& agg) {
+  AggregateInputs a;
+  a.inputs = agg.groups;
   for (const auto& call : agg.aggregates) {
     AggregateSpec spec;
     spec.function = call.function;
     spec.distinct = call.distinct;
     if (call.argument) {
-      spec.argument = inputs.size();
+      spec.argument = a.inputs.size();
       spec.input_type = call.argument->type;
-      inputs.push_back(call.argument);
+      a.inputs.push_back(call.argument);
     }
-    specs.push_back(spec);
+    a.specs.push_back(spec);
   }
-  SchemaPtr input_schema = schema_of_exprs(inputs);
-  open.operators.push_back(std::make_shared<ProjectCpu>(inputs, input_schema));
-  std::vector<size_t> group_columns;
-  for (size_t i = 0; i < agg.groups.size(); ++i) group_columns.push_back(i);
-  auto sink = std::make_shared<HashAggregateSink>(input_schema, group_columns, specs);
+  for (size_t i = 0; i < agg.groups.size(); ++i) a.group_columns.push_back(i);
+  return a;
+}
+
+}  // namespace
+
+bool PlanBuilder::gpu_aggregate(const plan::LogicalAggregate& agg) const {
+#if KESTREL_WITH_CUDA
+  AggregateInputs a = aggregate_inputs(agg);
+  return gpu_exprs(a.inputs) && HashAggregateSinkGpu::supports(*schema_of_exprs(a.inputs), a.group_columns, a.specs);
+#else
+  (void)agg;
+  return false;
+#endif
+}
+
+PlanBuilder::Open PlanBuilder::build_aggregate(const plan::LogicalAggregate& agg) {
+  const bool gpu = gpu_aggregate(agg);
+  if (!gpu) note_cpu(agg);
+  return build_distinct(input(agg.children[0], gpu), agg, gpu);
+}
+
+PlanBuilder::Open PlanBuilder::build_distinct(Open open, const plan::LogicalAggregate& agg, bool gpu) {
+  // The aggregation reads [group keys..., aggregate arguments...] computed by a projection in front of it.
+  AggregateInputs a = aggregate_inputs(agg);
+  SchemaPtr input_schema = schema_of_exprs(a.inputs);
+  open.operators.push_back(project(gpu, a.inputs, input_schema));
+#if KESTREL_WITH_CUDA
+  if (gpu) {
+    auto sink = std::make_shared<HashAggregateSinkGpu>(input_schema, a.group_columns, a.specs);
+    size_t index = finish(std::move(open), sink);
+    return Open{std::make_shared<HashAggregateSourceGpu>(sink), {}, {index}, true};
+  }
+#endif
+  auto sink = std::make_shared<HashAggregateSink>(input_schema, a.group_columns, a.specs);
   size_t index = finish(std::move(open), sink);
   return Open{std::make_shared<HashAggregateSource>(sink), {}, {index}};
 }
 
 PlanBuilder::Open PlanBuilder::build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit,
                                           uint64_t offset) {
-  Open open = build(sort.children[0]);
   size_t width = sort.output.size();
   // Keys that are not plain columns are computed into extra columns, dropped again after the sort.
   std::vector<plan::ExprPtr> columns;
   for (size_t i = 0; i < width; ++i) columns.push_back(plan::make_column_ref(i, sort.output[i].type, ""));
   std::vector<SortKeySpec> keys;
+  std::vector<plan::ExprPtr> key_exprs;
   for (const auto& k : sort.keys) {
     size_t column;
+    key_exprs.push_back(k.expr);
     if (k.expr->kind == plan::ExprKind::kColumnRef) {
       column = k.expr->column_index;
     } else {
@@ -67,27 +101,50 @@ PlanBuilder::Open PlanBuilder::build_sort(const plan::LogicalSort& sort, std::op
     keys.push_back({column, k.descending, k.nulls_first});
   }
   SchemaPtr schema = schema_of(sort);
-  SchemaPtr sort_schema = schema;
-  if (columns.size() > width) {
-    sort_schema = schema_of_exprs(columns);
-    open.operators.push_back(std::make_shared<ProjectCpu>(columns, sort_schema));
+  SchemaPtr sort_schema = columns.size() > width ? schema_of_exprs(columns) : schema;
+  bool gpu = gpu_exprs(key_exprs);
+#if KESTREL_WITH_CUDA
+  gpu = gpu && (limit ? TopNSinkGpu::supports(*sort_schema, keys) : SortSinkGpu::supports(*sort_schema, keys));
+#endif
+  if (!gpu) note_cpu(sort);
+  Open open = input(sort.children[0], gpu);
+  if (columns.size() > width) open.operators.push_back(project(gpu, columns, sort_schema));
+  Open out;
+#if KESTREL_WITH_CUDA
+  if (gpu) {
+    std::shared_ptr<SortedOutputGpu> sorted;
+    std::shared_ptr<Sink> sink;
+    if (limit) {
+      auto top = std::make_shared<TopNSinkGpu>(sort_schema, keys, *limit, offset);
+      sorted = top;
+      sink = top;
+    } else {
+      auto full = std::make_shared<SortSinkGpu>(sort_schema, keys);
+      sorted = full;
+      sink = full;
+    }
+    size_t index = finish(std::move(open), sink);
+    out = Open{std::make_shared<SortSourceGpu>(sorted), {}, {index}, true};
   }
-  std::shared_ptr<SortedOutput> sorted;
-  std::shared_ptr<Sink> sink;
-  if (limit) {
-    auto top = std::make_shared<TopNSink>(sort_schema, keys, *limit, offset);
-    sorted = top;
-    sink = top;
-  } else {
-    auto full = std::make_shared<SortSink>(sort_schema, keys);
-    sorted = full;
-    sink = full;
+#endif
+  if (!gpu) {
+    std::shared_ptr<SortedOutput> sorted;
+    std::shared_ptr<Sink> sink;
+    if (limit) {
+      auto top = std::make_shared<TopNSink>(sort_schema, keys, *limit, offset);
+      sorted = top;
+      sink = top;
+    } else {
+      auto full = std::make_shared<SortSink>(sort_schema, keys);
+      sorted = full;
+      sink = full;
+    }
+    size_t index = finish(std::move(open), sink);
+    out = Open{std::make_shared<SortSource>(sorted), {}, {index}};
   }
-  size_t index = finish(std::move(open), sink);
-  Open out{std::make_shared<SortSource>(sorted), {}, {index}};
   if (columns.size() > width) {
     columns.resize(width);
-    out.operators.push_back(std::make_shared<ProjectCpu>(columns, schema));
+    out.operators.push_back(project(gpu, columns, schema));
   }
   return out;
 }

@@ -33,6 +33,8 @@ class MemoryResource {
   /// Bytes currently allocated through this resource, and the most ever at once.
   size_t allocated_bytes() const { return allocated_.load(std::memory_order_relaxed); }
   size_t peak_bytes() const { return peak_.load(std::memory_order_relaxed); }
+  /// Starts a new peak measurement from the bytes allocated now.
+  void reset_peak() { peak_.store(allocated_bytes(), std::memory_order_relaxed); }
 
  protected:
   void note_allocate(size_t bytes);
@@ -72,6 +74,8 @@ class DevicePoolMemoryResource final : public MemoryResource {
   void deallocate(void* ptr, size_t bytes, Stream stream) noexcept override;
   MemoryKind kind() const override { return MemoryKind::kDevice; }
   size_t budget_bytes() const { return budget_; }
+  /// Changes the budget (0: none); allocations already made stay.
+  void set_budget(size_t budget_bytes) { budget_ = budget_bytes; }
 
  private:
   CUmemPoolHandle_st* pool_ = nullptr;

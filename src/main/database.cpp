@@ -59,8 +59,8 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)), stat
   if (device) {
     effective_device_ = DeviceChoice::kGpu;
     state_->gpu = true;
-    device_note_ = "using " + device->name + "; operators without a GPU implementation (so far only filters and "
-                   "projections have one) " +
+    state_->device_memory = device->total_memory;
+    device_note_ = "using " + device->name + "; operators without a GPU implementation " +
                    (options_.gpu_fallback ? "run on the CPU" : "are refused (gpu_fallback is off)");
   } else if (options_.device == DeviceChoice::kGpu) {
     throw InvalidInput("--device gpu: no usable GPU: " + reason);

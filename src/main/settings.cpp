@@ -10,6 +10,9 @@ namespace kestrel {
 namespace {
 
 bool valid_bool(const std::string& v) { return v == "true" || v == "false" || v == "on" || v == "off"; }
+bool valid_count(const std::string& v) {
+  return !v.empty() && v.size() <= 12 && std::all_of(v.begin(), v.end(), ::isdigit);
+}
 bool valid_threads(const std::string& v) {
   if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), ::isdigit)) return false;
   return std::stoi(v) >= 1;
@@ -23,6 +26,17 @@ Settings::Settings() {
                          valid_threads};
   entries_["gpu_fallback"] = {"true", "true", "run operators the GPU cannot run on the CPU instead of failing",
                               valid_bool};
+  entries_["gpu_cache"] = {"true", "true",
+                           "keep scanned input columns of Parquet and CSV tables in GPU memory between queries "
+                           "(false empties and disables the cache)",
+                           valid_bool};
+  entries_["gpu_cache_mb"] = {"0", "0", "GPU table cache budget in MiB (0: half of the GPU's memory)", valid_count};
+  entries_["gpu_streams"] = {"0", "0",
+                             "GPU queries: drivers per pipeline, each issuing its work on its own CUDA stream "
+                             "(0: as many as threads)",
+                             valid_count};
+  entries_["gpu_memory_mb"] = {"0", "0", "GPU memory budget in MiB of queries and the table cache together (0: the GPU's memory)",
+                               valid_count};
 }
 
 void Settings::set(const std::string& name, const std::string& value) {
@@ -65,5 +79,9 @@ std::vector<std::vector<std::string>> Settings::all() const {
 
 int Settings::threads() const { return std::stoi(get("threads")); }
 bool Settings::gpu_fallback() const { return get("gpu_fallback") == "true"; }
+int Settings::gpu_streams() const { return static_cast<int>(std::min<unsigned long long>(std::stoull(get("gpu_streams")), 1024)); }
+bool Settings::gpu_cache() const { return get("gpu_cache") == "true"; }
+size_t Settings::gpu_cache_bytes() const { return std::stoull(get("gpu_cache_mb")) << 20; }
+size_t Settings::gpu_memory_bytes() const { return std::stoull(get("gpu_memory_mb")) << 20; }
 
 }  // namespace kestrel

@@ -22,6 +22,12 @@ class Settings {
 
   int threads() const;
   bool gpu_fallback() const;
+  bool gpu_cache() const;
+  /// Drivers (and CUDA streams) per pipeline of a GPU query; 0: threads().
+  int gpu_streams() const;
+  /// The gpu_cache_mb and gpu_memory_mb settings in bytes (0: the default share of the GPU's memory).
+  size_t gpu_cache_bytes() const;
+  size_t gpu_memory_bytes() const;
 
  private:
   struct Entry {

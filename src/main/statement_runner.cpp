@@ -69,22 +69,37 @@ void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, 
   visit(root);
 }
 
+/// GPU queries: the device pool (created once, its budget from gpu_memory_mb) and the table cache per the
+/// gpu_cache settings, into `ctx`.
+void prepare_device(Database::State& state, exec::ExecContext& ctx) {
+  if (!state.device_pool) state.device_pool = std::make_unique<gpu::DevicePoolMemoryResource>(0);
+  state.device_pool->set_budget(state.settings.gpu_memory_bytes());
+  ctx.device_mr = state.device_pool.get();
+  state.device_pool->reset_peak();
+  if (state.settings.gpu_streams() > 0) ctx.threads = state.settings.gpu_streams();
+  if (!state.settings.gpu_cache()) {
+    state.table_cache.reset();
+    return;
+  }
+  size_t budget = state.settings.gpu_cache_bytes();
+  if (budget == 0) budget = state.device_memory / 2;
+  if (!state.table_cache) state.table_cache = std::make_unique<exec::DeviceTableCache>(*state.device_pool, budget);
+  state.table_cache->set_budget(budget);
+  ctx.table_cache = state.table_cache.get();
+}
+
 /// Runs a bound plan and returns its rows; with `profile`, also the optimized plan and per-step statistics.
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
                          std::string* profile) {
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
-  // The query's device memory; declared before the context and the pipelines so it outlives every device buffer
-  // they hold.
-  std::unique_ptr<gpu::DevicePoolMemoryResource> device_pool;
-  if (state.gpu) device_pool = std::make_unique<gpu::DevicePoolMemoryResource>(0);
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
   ctx.cancel_requested = &cancel;
   ctx.profile = profile != nullptr;
   ctx.progress = state.progress;
-  ctx.device_mr = device_pool.get();
+  if (state.gpu) prepare_device(state, ctx);
   exec::PlanBuilder builder(ctx);
   auto collector = builder.build_result(plan);
   if (state.gpu && !state.settings.gpu_fallback() && !builder.cpu_operators().empty()) {
@@ -98,6 +113,15 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     *profile = plan::explain_logical(*plan) + "\n" + exec::describe_pipelines(builder.pipelines()) +
                "Total " + std::to_string(ms) + " ms, " + std::to_string(collector->row_count()) + " rows\n";
+    if (ctx.device_mr != nullptr) {
+      *profile += "GPU memory peak " + std::to_string(ctx.device_mr->peak_bytes() >> 20) + " MiB";
+      if (ctx.table_cache != nullptr) {
+        auto c = ctx.table_cache->stats();
+        *profile += ", table cache " + std::to_string(c.bytes >> 20) + " MiB in " + std::to_string(c.entries) +
+                    " columns (" + std::to_string(c.hits) + " hits, " + std::to_string(c.misses) + " misses)";
+      }
+      *profile += "\n";
+    }
   }
   QueryResult result;
   result.schema = collector->schema();
@@ -252,7 +276,16 @@ QueryResult explain(Database::State& state, const ast::ExplainStatement& s, cons
   if (s.analyze) {
     execute_plan(state, bound, cancel, &text);
   } else {
-    text = plan::explain_logical(*plan::optimize(plan::clone_plan(bound)));
+    auto plan = plan::optimize(plan::clone_plan(bound));
+    text = plan::explain_logical(*plan);
+    if (state.gpu) {
+      // With the GPU as the device, also the pipelines: each operator's placement and the transfers.
+      exec::ExecContext ctx;
+      prepare_device(state, ctx);
+      exec::PlanBuilder builder(ctx);
+      builder.build_result(plan);
+      text += "\n" + exec::describe_pipelines(builder.pipelines());
+    }
   }
   std::vector<std::vector<std::string>> rows;
   size_t start = 0;

@@ -81,7 +81,11 @@ int main(int argc, char** argv) {
   options.verbose = args.verbose;
   options.stop_on_failure = args.stop_on_failure;
   options.features.insert(run_mode_name(args.mode));
-  if (args.mode != RunMode::kCpu) options.features.insert("gpu");
+  if (args.mode != RunMode::kCpu) {
+    options.features.insert("gpu");
+    // `skipif gpu` / `onlyif gpu` records: output that differs by device (EXPLAIN shows the GPU placement).
+    options.engine_names.insert("gpu");
+  }
 
   // In a GPU mode without a usable GPU nothing can run: every record counts as skipped, said once.
   std::string no_gpu_reason;

@@ -1,4 +1,5 @@
 #include "exec/expr/evaluate_gpu.hpp"
+#include "exec/expr/evaluate_gpu_support.hpp"
 
 #include <algorithm>
 #include <string>
@@ -232,6 +233,7 @@ DeviceOperand GpuEvaluator::eval(const plan::Expr& e, const Scope& scope) {
 }
 
 DeviceOperand GpuEvaluator::eval_function(const plan::Expr& e, const Scope& scope) {
+  if (e.function == ScalarFunction::kCoalesce) return case_when(*coalesce_as_case(e), scope);
   std::vector<DeviceOperand> args;
   for (const plan::ExprPtr& c : e.children) args.push_back(eval(*c, scope));
   if (per_entry(e.function)) {

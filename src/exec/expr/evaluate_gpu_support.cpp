@@ -159,6 +159,7 @@ bool function_supported(const Expr& e) {
     case ScalarFunction::kDateAddDays:
     case ScalarFunction::kDateSubtractDays:
     case ScalarFunction::kDateDiffDays: return datetime_supported(e) && children_supported(e);
+    case ScalarFunction::kCoalesce: return !e.children.empty() && supported(*coalesce_as_case(e));
     default: return false;
   }
 }
@@ -225,5 +226,20 @@ bool can_evaluate_gpu(const plan::Expr& expr) { return supported(expr); }
 bool can_evaluate_gpu(const plan::Expr&) { return false; }
 
 #endif
+
+plan::ExprPtr coalesce_as_case(const plan::Expr& coalesce) {
+  std::vector<plan::ExprPtr> children;
+  for (size_t i = 0; i + 1 < coalesce.children.size(); ++i) {
+    const plan::ExprPtr& arg = coalesce.children[i];
+    children.push_back(plan::make_node(plan::ExprKind::kIsNotNull, TypeId::kBoolean, {arg}));
+    children.push_back(arg);
+  }
+  children.push_back(coalesce.children.back());
+  if (children.size() == 1) {
+    // COALESCE(x) is x: a CASE needs one WHEN, so one that is always taken.
+    children.insert(children.begin(), {plan::make_constant(Value::boolean(true)), children.front()});
+  }
+  return plan::make_node(plan::ExprKind::kCase, coalesce.type, std::move(children));
+}
 
 }  // namespace kestrel::exec

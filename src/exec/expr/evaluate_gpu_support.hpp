@@ -11,4 +11,8 @@ namespace kestrel::exec {
 /// Always false in a build without the GPU side.
 bool can_evaluate_gpu(const plan::Expr& expr);
 
+/// COALESCE(a, b, ..., z) as the CASE the GPU evaluates: CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b
+/// ... ELSE z END.
+plan::ExprPtr coalesce_as_case(const plan::Expr& coalesce);
+
 }  // namespace kestrel::exec

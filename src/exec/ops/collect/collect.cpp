@@ -19,6 +19,15 @@ void BatchCollector::consume(LocalState& local, size_t morsel, size_t sequence, 
 
 void BatchCollector::combine(LocalState& local, ExecContext&) {
   auto& l = static_cast<Local&>(local);
+  // Device batches are read later on other streams (the next pipeline's drivers, LIMIT): finish the work that
+  // produced them first. A driver's batches share its stream, so this waits once per stream.
+  gpu::Stream last = gpu::Stream::host();
+  for (const auto& e : l.entries) {
+    if (e.batch.on_device() && !(e.batch.stream() == last)) {
+      e.batch.stream().synchronize();
+      last = e.batch.stream();
+    }
+  }
   std::lock_guard lock(mutex_);
   for (auto& e : l.entries) entries_.push_back(std::move(e));
   l.entries.clear();

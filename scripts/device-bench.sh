@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# TPC-H on the GPU machine: generates the Parquet data with tpchgen-cli, checks Kestrel's GPU results (fallback off)
+# against its CPU results, and runs bench/tpch/run.py (Kestrel hot and warm vs DuckDB with in-memory tables, all
+# cores) plus the stream comparison (Q1, Q15, Q20 with 1 and 8 streams). Needs the wheels of tpchgen-cli and duckdb
+# in WHEEL_DIR (carried: see /work/.library/device/README.md) and the packed binaries in BIN_DIR.
+#   bash scripts/device-bench.sh BIN_DIR WHEEL_DIR SF [check|bench|streams]...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN_DIR=$1 WHEEL_DIR=$2 SF=$3
+shift 3
+OUT_DIR=${OUT:-/tmp}/tpch-sf$SF
+mkdir -p "$OUT_DIR"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site "$WHEEL_DIR"/*.whl || exit 1
+export PATH=/tmp/site/bin:$PATH PYTHONPATH=/tmp/site
+DATA=/tmp/tpch-sf$SF
+if [ ! -f "$DATA/.complete" ]; then
+  start=$(date +%s)
+  (cd /tmp && tpchgen-cli parquet -s "$SF" --output-dir "$DATA" >/dev/null) || exit 1
+  touch "$DATA/.complete"
+  echo "generated SF$SF in $(( $(date +%s) - start )) s: $(du -sh "$DATA" | cut -f1)"
+fi
+threads=$(nproc)
+for step in "$@"; do
+  case $step in
+    check)
+      python3 scripts/tpch-check.py --kestrel "$BIN_DIR/kestrel" --data "$DATA" --sf "$SF" --device gpu \
+        --no-gpu-fallback 2>&1 | tee "$OUT_DIR/check.log" ;;
+    bench)
+      python3 bench/tpch/run.py --sf "$SF" --data "$DATA" --threads "$threads" --runs 3 --device gpu \
+        --no-gpu-fallback --duckdb-tables memory --binary "$BIN_DIR/kestrel" --out "$OUT_DIR/bench" 2>&1 |
+        tee "$OUT_DIR/bench.log" ;;
+    streams)
+      for q in 1 15 20; do
+        for s in 1 8; do
+          sql=$(sed "s/;[[:space:]]*$//" /work/shared/tpch/queries/q$(printf %02d $q).sql)
+          t=$("$BIN_DIR/kestrel" --data "$DATA" --device gpu --no-gpu-fallback --format csv --timing \
+                -c "SET gpu_streams = $s; $sql; $sql; $sql; $sql" 2>&1 >/dev/null |
+              grep -oE 'Run Time: [0-9.]+' | tail -3 | awk '{print $3}' | sort -n | head -1)
+          echo "q$q streams=$s best of 3 (hot): $t ms"
+        done
+      done 2>&1 | tee "$OUT_DIR/streams.log" ;;
+  esac
+done

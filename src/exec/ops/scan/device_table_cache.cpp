@@ -1,0 +1,86 @@
+#include "exec/ops/scan/device_table_cache.hpp"
+
+#include "vector/transfer.hpp"
+
+namespace kestrel::exec {
+
+Batch DeviceTableCache::read(const catalog::TablePtr& table, size_t morsel, const catalog::ScanSpec& spec,
+                             const SchemaPtr& schema, gpu::Stream stream) {
+  std::vector<ColumnPtr> columns(spec.columns.size());
+  catalog::ScanSpec missing;
+  std::vector<size_t> missing_slots;
+  size_t rows = 0;
+  bool have_rows = false;
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < spec.columns.size(); ++i) {
+      auto it = entries_.find(Key{table.get(), morsel, spec.columns[i]});
+      if (it == entries_.end()) {
+        missing.columns.push_back(spec.columns[i]);
+        missing_slots.push_back(i);
+        continue;
+      }
+      lru_.splice(lru_.begin(), lru_, it->second.lru);
+      columns[i] = it->second.column;
+      rows = it->second.column->length();
+      have_rows = true;
+      ++stats_.hits;
+    }
+    stats_.misses += missing.columns.size();
+  }
+  if (!missing.columns.empty() || !have_rows) {
+    // Read outside the lock: decoding a row group takes a while and other drivers read other morsels meanwhile.
+    Batch host = table->read_morsel(morsel, missing);
+    rows = host.num_rows();
+    if (!missing.columns.empty()) {
+      Batch device = copy_batch(host, mr_, stream);
+      // Other queries' streams read cached columns without ordering against this one.
+      stream.synchronize();
+      std::lock_guard lock(mutex_);
+      for (size_t m = 0; m < missing.columns.size(); ++m) {
+        const ColumnPtr& column = device.column(m);
+        columns[missing_slots[m]] = column;
+        const Key key{table.get(), morsel, missing.columns[m]};
+        const size_t bytes = column->byte_size();
+        if (entries_.count(key) != 0 || bytes > budget_) continue;
+        lru_.push_front(key);
+        entries_.emplace(key, Entry{table, column, bytes, lru_.begin()});
+        stats_.bytes += bytes;
+      }
+      evict_locked();
+    }
+  }
+  return Batch(schema, std::move(columns), rows, gpu::MemoryKind::kDevice, stream);
+}
+
+void DeviceTableCache::evict_locked() {
+  while (stats_.bytes > budget_ && !lru_.empty()) {
+    auto it = entries_.find(lru_.back());
+    stats_.bytes -= it->second.bytes;
+    entries_.erase(it);
+    lru_.pop_back();
+    ++stats_.evictions;
+  }
+  stats_.entries = entries_.size();
+}
+
+void DeviceTableCache::clear() {
+  std::lock_guard lock(mutex_);
+  entries_.clear();
+  lru_.clear();
+  stats_.bytes = 0;
+  stats_.entries = 0;
+}
+
+void DeviceTableCache::set_budget(size_t bytes) {
+  std::lock_guard lock(mutex_);
+  budget_ = bytes;
+  evict_locked();
+}
+
+DeviceTableCache::Stats DeviceTableCache::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace kestrel::exec

@@ -1,0 +1,61 @@
+#pragma once
+/// The GPU table cache: device copies of scanned input columns, kept between queries so a table read once is
+/// scanned from GPU memory afterwards. It holds columns of catalog tables exactly as read_morsel returns them
+/// (one entry per table, morsel and column), never results or intermediates: every query still runs every
+/// operator. Least recently used entries are evicted beyond a byte budget.
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "catalog/table.hpp"
+#include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
+#include "vector/batch.hpp"
+
+namespace kestrel::exec {
+
+class DeviceTableCache {
+ public:
+  /// Cached columns live in `mr` (which must outlive the cache and every batch read from it).
+  DeviceTableCache(gpu::MemoryResource& mr, size_t budget_bytes) : mr_(mr), budget_(budget_bytes) {}
+
+  /// Morsel `morsel` of `table` (spec.columns, named by `schema`) as a device batch ordered on `stream`: cached
+  /// columns as they are, the others read from the table, copied to the device and cached. Thread-safe.
+  Batch read(const catalog::TablePtr& table, size_t morsel, const catalog::ScanSpec& spec, const SchemaPtr& schema,
+             gpu::Stream stream);
+
+  /// Drops every entry (memory returns once running queries release their batches).
+  void clear();
+  void set_budget(size_t bytes);
+
+  struct Stats {
+    uint64_t hits = 0;       ///< columns served from the cache
+    uint64_t misses = 0;     ///< columns read from the table
+    uint64_t evictions = 0;  ///< entries dropped for the budget
+    size_t bytes = 0;        ///< bytes held now
+    size_t entries = 0;
+  };
+  Stats stats() const;
+
+ private:
+  using Key = std::tuple<const catalog::Table*, size_t, size_t>;  ///< table, morsel, column
+  struct Entry {
+    catalog::TablePtr table;  ///< keeps the key's table address from being reused while cached
+    ColumnPtr column;
+    size_t bytes = 0;
+    std::list<Key>::iterator lru;
+  };
+  void evict_locked();
+
+  gpu::MemoryResource& mr_;
+  size_t budget_;
+  mutable std::mutex mutex_;
+  std::map<Key, Entry> entries_;
+  std::list<Key> lru_;  ///< most recently used first
+  Stats stats_;
+};
+
+}  // namespace kestrel::exec
