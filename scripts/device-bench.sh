@@ -29,6 +29,15 @@ for step in "$@"; do
       python3 bench/tpch/run.py --sf "$SF" --data "$DATA" --threads "$threads" --runs 3 --device gpu \
         --no-gpu-fallback --duckdb-tables memory --binary "$BIN_DIR/kestrel" --out "$OUT_DIR/bench" 2>&1 |
         tee "$OUT_DIR/bench.log" ;;
+    profile)
+      # EXPLAIN ANALYZE of a hot run (after one run filled the table cache) of each query in PROFILE_QUERIES.
+      for q in ${PROFILE_QUERIES:-1 2 8 17 19}; do
+        sql=$(sed "s/;[[:space:]]*$//" /work/shared/tpch/queries/q$(printf %02d $q).sql)
+        echo "== q$q"
+        "$BIN_DIR/kestrel" --data "$DATA" --device gpu --no-gpu-fallback --format csv \
+          -c "$sql; EXPLAIN ANALYZE $sql" 2>&1 | sed -n '/^plan$/,$p'
+      done >"$OUT_DIR/profile.log" 2>&1
+      grep -E "^== q|^Pipeline|Total|GPU memory" "$OUT_DIR/profile.log" ;;
     streams)
       for q in 1 15 20; do
         for s in 1 8; do

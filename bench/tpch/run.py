@@ -47,7 +47,7 @@ def run_kestrel(binary, data, device, threads, sql, runs, timeout, settings=(), 
         return None, None, None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
     times = [float(t) / 1000 for t in re.findall(r"Run Time: ([0-9.]+) ms", r.stderr)]
     times = times[1 + len(settings) + warmup:1 + len(settings) + warmup + runs]  # skip the SETs and warm-ups
-    results = r.stdout.split("\nplan\n")[0] if peak else r.stdout
+    results = r.stdout.split("\nplan\n")[0] + "\n" if peak else r.stdout
     rows = max(0, results.count("\n") // (warmup + runs) - 1)
     m = re.search(r"GPU memory peak ([0-9]+) MiB", r.stdout)
     return (min(times) if times else wall), rows, (int(m.group(1)) if m else None), None

@@ -79,6 +79,15 @@ __global__ void rebase_offsets_kernel(const int64_t* src, size_t rows, int64_t b
   KESTREL_GRID_LOOP(i, rows + 1) { dst[i] = src[i] - src[0] + base; }
 }
 
+/// dst[i] = src[i] + base for valid rows, 0 for NULL rows (whose index may be anything).
+__global__ void offset_indices_kernel(const int32_t* src, const uint8_t* validity, size_t rows, int32_t base,
+                                      int32_t* dst) {
+  KESTREL_GRID_LOOP(i, rows) {
+    const bool valid = validity == nullptr || ((validity[i >> 3] >> (i & 7)) & 1) != 0;
+    dst[i] = valid ? src[i] + base : 0;
+  }
+}
+
 __global__ void iota_kernel(uint32_t* out, size_t rows, uint32_t first) {
   KESTREL_GRID_LOOP(i, rows) { out[i] = first + static_cast<uint32_t>(i); }
 }
@@ -139,6 +148,84 @@ BufferPtr concat_validity(const std::vector<const Column*>& parts, size_t rows, 
     first += c->length();
   }
   return out;
+}
+
+/// Plain VARCHAR columns `cols` one after the other: every part's first and last offset are read in one copy to
+/// place its chars.
+ColumnPtr concat_strings(const std::vector<const Column*>& cols, const LogicalType& type, size_t rows,
+                         gpu::Stream stream, gpu::MemoryResource& mr) {
+  size_t null_count = 0;
+  BufferPtr validity = concat_validity(cols, rows, null_count, stream, mr);
+  BufferPtr ends = device_buffer(cols.size() * 2 * sizeof(int64_t), stream, mr);
+  for (size_t p = 0; p < cols.size(); ++p) {
+    if (cols[p]->length() == 0 || !cols[p]->offsets()) {
+      // An empty part (an empty dictionary may have no offsets at all) adds no bytes.
+      gpu::fill_bytes(ends->as<int64_t>() + 2 * p, gpu::MemoryKind::kDevice, 0, 2 * sizeof(int64_t), stream);
+      continue;
+    }
+    const int64_t* off = cols[p]->offsets()->as<int64_t>();
+    gpu::copy_bytes(ends->as<int64_t>() + 2 * p, gpu::MemoryKind::kDevice, off, gpu::MemoryKind::kDevice,
+                    sizeof(int64_t), stream);
+    gpu::copy_bytes(ends->as<int64_t>() + 2 * p + 1, gpu::MemoryKind::kDevice, off + cols[p]->length(),
+                    gpu::MemoryKind::kDevice, sizeof(int64_t), stream);
+  }
+  std::vector<int64_t> host_ends(cols.size() * 2);
+  gpu::copy_bytes(host_ends.data(), gpu::MemoryKind::kHost, ends->data(), gpu::MemoryKind::kDevice,
+                  host_ends.size() * sizeof(int64_t), stream);
+  size_t total = 0;
+  for (size_t p = 0; p < cols.size(); ++p) total += static_cast<size_t>(host_ends[2 * p + 1] - host_ends[2 * p]);
+  BufferPtr offsets = device_buffer((rows + 1) * sizeof(int64_t), stream, mr);
+  gpu::fill_bytes(offsets->data(), gpu::MemoryKind::kDevice, 0, sizeof(int64_t), stream);
+  BufferPtr chars = device_buffer(total, stream, mr);
+  size_t row_at = 0;
+  size_t byte_at = 0;
+  for (size_t p = 0; p < cols.size(); ++p) {
+    const Column& c = *cols[p];
+    if (c.length() == 0 || !c.offsets()) continue;
+    // Each part writes offsets [row_at, row_at + n]; the next part overwrites the shared last entry with the
+    // same value, and the writes are ordered on one stream.
+    rebase_offsets_kernel<<<blocks_for(c.length() + 1), kThreads, 0, stream.handle()>>>(
+        c.offsets()->as<int64_t>(), c.length(), static_cast<int64_t>(byte_at), offsets->as<int64_t>() + row_at);
+    KESTREL_CUDA_CHECK_LAUNCH();
+    const size_t bytes = static_cast<size_t>(host_ends[2 * p + 1] - host_ends[2 * p]);
+    if (bytes > 0) {
+      gpu::copy_bytes(chars->as<char>() + byte_at, gpu::MemoryKind::kDevice, c.values()->as<char>() + host_ends[2 * p],
+                      gpu::MemoryKind::kDevice, bytes, stream);
+    }
+    row_at += c.length();
+    byte_at += bytes;
+  }
+  return Column::from_buffers(type, ColumnEncoding::kPlain, rows, null_count, validity, chars, offsets, nullptr);
+}
+
+/// Dictionary columns `cols` one after the other, their dictionaries concatenated (entries may repeat across
+/// parts) and each part's indices shifted past the dictionaries before it.
+ColumnPtr concat_dictionaries(const std::vector<const Column*>& cols, const LogicalType& type, size_t rows,
+                              gpu::Stream stream, gpu::MemoryResource& mr) {
+  std::vector<const Column*> dictionaries;
+  size_t entries = 0;
+  for (const Column* c : cols) {
+    dictionaries.push_back(c->dictionary().get());
+    entries += c->dictionary()->length();
+  }
+  KESTREL_CHECK_MSG(entries < (size_t{1} << 31), "a merged dictionary of 2^31 entries or more");
+  ColumnPtr dictionary = concat_strings(dictionaries, type, entries, stream, mr);
+  size_t null_count = 0;
+  BufferPtr validity = concat_validity(cols, rows, null_count, stream, mr);
+  BufferPtr indices = device_buffer(rows * sizeof(int32_t), stream, mr);
+  size_t row_at = 0;
+  size_t base = 0;
+  for (const Column* c : cols) {
+    if (c->length() > 0) {
+      offset_indices_kernel<<<blocks_for(c->length()), kThreads, 0, stream.handle()>>>(
+          c->data<int32_t>(), validity_of(*c), c->length(), static_cast<int32_t>(base),
+          indices->as<int32_t>() + row_at);
+      KESTREL_CUDA_CHECK_LAUNCH();
+    }
+    row_at += c->length();
+    base += c->dictionary()->length();
+  }
+  return Column::make_dictionary(type, rows, indices, validity, null_count, dictionary);
 }
 
 }  // namespace
@@ -256,19 +343,21 @@ Batch concat_batches_gpu(const std::vector<Batch>& batches, const SchemaPtr& sch
     const LogicalType& type = schema->field(k).type;
     std::vector<const Column*> cols;
     bool all_dictionary = !parts.empty();
-    const Column* first_dict = nullptr;
+    bool one_dictionary = true;
     for (const Batch* b : parts) {
       const Column* c = b->column(k).get();
       cols.push_back(c);
       if (!c->is_dictionary()) {
         all_dictionary = false;
-      } else if (first_dict == nullptr) {
-        first_dict = c->dictionary().get();
-      } else if (c->dictionary().get() != first_dict) {
-        all_dictionary = false;
+      } else if (c->dictionary() != cols.front()->dictionary()) {
+        one_dictionary = false;
       }
     }
     size_t null_count = 0;
+    if (all_dictionary && !one_dictionary) {
+      columns.push_back(concat_dictionaries(cols, type, rows, stream, mr));
+      continue;
+    }
     if (all_dictionary) {
       BufferPtr validity = concat_validity(cols, rows, null_count, stream, mr);
       BufferPtr indices = concat_values(cols, sizeof(int32_t), rows, stream, mr);
@@ -283,48 +372,14 @@ Batch concat_batches_gpu(const std::vector<Batch>& batches, const SchemaPtr& sch
                                              nullptr));
       continue;
     }
-    // Plain strings: decode dictionaries first, then read every part's first and last offset in one copy.
+    // Plain strings: decode dictionaries first.
     for (size_t p = 0; p < cols.size(); ++p) {
       if (cols[p]->is_dictionary()) {
         keep.push_back(decode_dictionary_gpu(parts[p]->column(k), stream, mr));
         cols[p] = keep.back().get();
       }
     }
-    BufferPtr validity = concat_validity(cols, rows, null_count, stream, mr);
-    BufferPtr ends = device_buffer(cols.size() * 2 * sizeof(int64_t), stream, mr);
-    for (size_t p = 0; p < cols.size(); ++p) {
-      const int64_t* off = cols[p]->offsets()->as<int64_t>();
-      gpu::copy_bytes(ends->as<int64_t>() + 2 * p, gpu::MemoryKind::kDevice, off, gpu::MemoryKind::kDevice,
-                      sizeof(int64_t), stream);
-      gpu::copy_bytes(ends->as<int64_t>() + 2 * p + 1, gpu::MemoryKind::kDevice, off + cols[p]->length(),
-                      gpu::MemoryKind::kDevice, sizeof(int64_t), stream);
-    }
-    std::vector<int64_t> host_ends(cols.size() * 2);
-    gpu::copy_bytes(host_ends.data(), gpu::MemoryKind::kHost, ends->data(), gpu::MemoryKind::kDevice,
-                    host_ends.size() * sizeof(int64_t), stream);
-    size_t total = 0;
-    for (size_t p = 0; p < cols.size(); ++p) total += static_cast<size_t>(host_ends[2 * p + 1] - host_ends[2 * p]);
-    BufferPtr offsets = device_buffer((rows + 1) * sizeof(int64_t), stream, mr);
-    BufferPtr chars = device_buffer(total, stream, mr);
-    size_t row_at = 0;
-    size_t byte_at = 0;
-    for (size_t p = 0; p < cols.size(); ++p) {
-      const Column& c = *cols[p];
-      // Each part writes offsets [row_at, row_at + n]; the next part overwrites the shared last entry with the
-      // same value, and the writes are ordered on one stream.
-      rebase_offsets_kernel<<<blocks_for(c.length() + 1), kThreads, 0, stream.handle()>>>(
-          c.offsets()->as<int64_t>(), c.length(), static_cast<int64_t>(byte_at), offsets->as<int64_t>() + row_at);
-      KESTREL_CUDA_CHECK_LAUNCH();
-      const size_t bytes = static_cast<size_t>(host_ends[2 * p + 1] - host_ends[2 * p]);
-      if (bytes > 0) {
-        gpu::copy_bytes(chars->as<char>() + byte_at, gpu::MemoryKind::kDevice, c.values()->as<char>() + host_ends[2 * p],
-                        gpu::MemoryKind::kDevice, bytes, stream);
-      }
-      row_at += c.length();
-      byte_at += bytes;
-    }
-    columns.push_back(
-        Column::from_buffers(type, ColumnEncoding::kPlain, rows, null_count, validity, chars, offsets, nullptr));
+    columns.push_back(concat_strings(cols, type, rows, stream, mr));
   }
   return Batch(schema, std::move(columns), rows, gpu::MemoryKind::kDevice, stream);
 }

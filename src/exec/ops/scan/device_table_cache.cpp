@@ -1,11 +1,11 @@
 #include "exec/ops/scan/device_table_cache.hpp"
 
-#include "vector/transfer.hpp"
+#include "exec/ops/scan/table_scan_gpu.hpp"
 
 namespace kestrel::exec {
 
-Batch DeviceTableCache::read(const catalog::TablePtr& table, size_t morsel, const catalog::ScanSpec& spec,
-                             const SchemaPtr& schema, gpu::Stream stream) {
+Batch DeviceTableCache::read(const catalog::TablePtr& table, const std::vector<size_t>& morsels,
+                             const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream) {
   std::vector<ColumnPtr> columns(spec.columns.size());
   catalog::ScanSpec missing;
   std::vector<size_t> missing_slots;
@@ -14,7 +14,7 @@ Batch DeviceTableCache::read(const catalog::TablePtr& table, size_t morsel, cons
   {
     std::lock_guard lock(mutex_);
     for (size_t i = 0; i < spec.columns.size(); ++i) {
-      auto it = entries_.find(Key{table.get(), morsel, spec.columns[i]});
+      auto it = entries_.find(Key{table.get(), morsels, spec.columns[i]});
       if (it == entries_.end()) {
         missing.columns.push_back(spec.columns[i]);
         missing_slots.push_back(i);
@@ -29,18 +29,17 @@ Batch DeviceTableCache::read(const catalog::TablePtr& table, size_t morsel, cons
     stats_.misses += missing.columns.size();
   }
   if (!missing.columns.empty() || !have_rows) {
-    // Read outside the lock: decoding a row group takes a while and other drivers read other morsels meanwhile.
-    Batch host = table->read_morsel(morsel, missing);
-    rows = host.num_rows();
+    // Read outside the lock: decoding row groups takes a while and other drivers read other morsels meanwhile.
+    Batch device = read_morsels_to_device(*table, morsels, missing, nullptr, stream, mr_);
+    rows = device.num_rows();
     if (!missing.columns.empty()) {
-      Batch device = copy_batch(host, mr_, stream);
       // Other queries' streams read cached columns without ordering against this one.
       stream.synchronize();
       std::lock_guard lock(mutex_);
       for (size_t m = 0; m < missing.columns.size(); ++m) {
         const ColumnPtr& column = device.column(m);
         columns[missing_slots[m]] = column;
-        const Key key{table.get(), morsel, missing.columns[m]};
+        const Key key{table.get(), morsels, missing.columns[m]};
         const size_t bytes = column->byte_size();
         if (entries_.count(key) != 0 || bytes > budget_) continue;
         lru_.push_front(key);

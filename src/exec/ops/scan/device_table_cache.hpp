@@ -1,14 +1,16 @@
 #pragma once
 /// The GPU table cache: device copies of scanned input columns, kept between queries so a table read once is
-/// scanned from GPU memory afterwards. It holds columns of catalog tables exactly as read_morsel returns them
-/// (one entry per table, morsel and column), never results or intermediates: every query still runs every
-/// operator. Least recently used entries are evicted beyond a byte budget.
+/// scanned from GPU memory afterwards. It holds columns of catalog tables as read_morsel returns them, the morsels
+/// of a scan group concatenated (one entry per table, group of morsels and column), never results or
+/// intermediates: every query still runs every operator. Least recently used entries are evicted beyond a byte
+/// budget.
 
 #include <cstdint>
 #include <list>
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <vector>
 
 #include "catalog/table.hpp"
 #include "gpu/memory_resource.hpp"
@@ -22,10 +24,11 @@ class DeviceTableCache {
   /// Cached columns live in `mr` (which must outlive the cache and every batch read from it).
   DeviceTableCache(gpu::MemoryResource& mr, size_t budget_bytes) : mr_(mr), budget_(budget_bytes) {}
 
-  /// Morsel `morsel` of `table` (spec.columns, named by `schema`) as a device batch ordered on `stream`: cached
-  /// columns as they are, the others read from the table, copied to the device and cached. Thread-safe.
-  Batch read(const catalog::TablePtr& table, size_t morsel, const catalog::ScanSpec& spec, const SchemaPtr& schema,
-             gpu::Stream stream);
+  /// The morsels `morsels` of `table` (spec.columns, named by `schema`) as one device batch ordered on `stream`:
+  /// cached columns as they are, the others read from the table, copied to the device, concatenated and cached.
+  /// Thread-safe.
+  Batch read(const catalog::TablePtr& table, const std::vector<size_t>& morsels, const catalog::ScanSpec& spec,
+             const SchemaPtr& schema, gpu::Stream stream);
 
   /// Drops every entry (memory returns once running queries release their batches).
   void clear();
@@ -41,7 +44,7 @@ class DeviceTableCache {
   Stats stats() const;
 
  private:
-  using Key = std::tuple<const catalog::Table*, size_t, size_t>;  ///< table, morsel, column
+  using Key = std::tuple<const catalog::Table*, std::vector<size_t>, size_t>;  ///< table, morsels, column
   struct Entry {
     catalog::TablePtr table;  ///< keeps the key's table address from being reused while cached
     ColumnPtr column;

@@ -1,20 +1,68 @@
 #include "exec/ops/scan/table_scan_gpu.hpp"
 
+#include <algorithm>
+#include <unordered_map>
+
+#include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/scan/device_table_cache.hpp"
 #include "gpu/stream_pool.hpp"
 #include "vector/transfer.hpp"
 
 namespace kestrel::exec {
 
+Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
+                             const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
+                             gpu::MemoryResource& mr) {
+  std::vector<Batch> parts;
+  SchemaPtr read_schema = schema;
+  for (size_t morsel : morsels) {
+    Batch host = table.read_morsel(morsel, spec);
+    if (!read_schema) read_schema = host.schema();
+    parts.push_back(copy_batch(host, mr, stream));
+  }
+  if (parts.size() == 1) {
+    const Batch& b = parts.front();
+    return Batch(read_schema, b.columns(), b.num_rows(), gpu::MemoryKind::kDevice, stream);
+  }
+  if (!read_schema) read_schema = std::make_shared<Schema>();
+  // Without columns (count(*)) only the row count matters.
+  if (read_schema->size() == 0) {
+    size_t rows = 0;
+    for (const Batch& b : parts) rows += b.num_rows();
+    return Batch(read_schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+  }
+  return concat_batches_gpu(parts, read_schema, stream, mr);
+}
+
+void TableScanGpu::prepare(ExecContext&) {
+  const std::vector<size_t> morsels = table_->plan_scan(spec_);
+  // Groups come from the morsels' positions in the unpruned scan, so they are the same in every query.
+  const std::vector<size_t> all = table_->plan_scan(catalog::ScanSpec{spec_.columns, {}});
+  std::unordered_map<size_t, size_t> position;
+  for (size_t i = 0; i < all.size(); ++i) position.emplace(all[i], i);
+  size_t per_group = 1;
+  if (auto rows = table_->statistics().row_count; rows && !all.empty()) {
+    const size_t rows_per_morsel = std::max<size_t>(1, static_cast<size_t>(*rows) / all.size());
+    per_group = std::max<size_t>(1, kGpuScanRows / rows_per_morsel);
+  }
+  groups_.clear();
+  size_t current = SIZE_MAX;
+  for (size_t m : morsels) {
+    auto it = position.find(m);
+    const size_t group = it == position.end() ? SIZE_MAX - 1 - m : it->second / per_group;
+    if (groups_.empty() || group != current) groups_.emplace_back();
+    groups_.back().push_back(m);
+    current = group;
+  }
+}
+
 void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) {
   gpu::Stream stream = gpu::driver_stream();
   if (ctx.table_cache != nullptr && table_->kind() != catalog::TableKind::kMemory) {
-    out.push_back(ctx.table_cache->read(table_, morsels_[morsel], spec_, schema_, stream));
+    out.push_back(ctx.table_cache->read(table_, groups_[morsel], spec_, schema_, stream));
     return;
   }
-  Batch host = table_->read_morsel(morsels_[morsel], spec_);
-  Batch device = copy_batch(host, *ctx.device_mr, stream);
-  out.emplace_back(schema_, device.columns(), device.num_rows(), gpu::MemoryKind::kDevice, stream);
+  out.push_back(read_morsels_to_device(*table_, groups_[morsel], spec_, schema_, stream, *ctx.device_mr));
 }
 
 }  // namespace kestrel::exec

@@ -1,22 +1,33 @@
 #pragma once
 /// Scan of a catalog table onto the GPU: the twin of TableScanCpu (table_scan.hpp) whose batches come out in
-/// device memory. Each morsel (row group, stored batch) is read on the host and copied to the device on the
-/// driver's stream, or taken from the GPU table cache (device_table_cache.hpp) when the context has one and the
-/// table is immutable (Parquet and CSV files). Pushed-down filters are not applied here: the plan puts them on the
-/// GPU after the scan.
+/// device memory. GPU operators pay a fixed cost per batch (launches, a few synchronizations), so the scan groups
+/// consecutive table morsels (row groups, stored batches) into batches of about kGpuScanRows rows: a group is read
+/// on the host, copied to the device on the driver's stream and concatenated there, or taken from the GPU table
+/// cache (device_table_cache.hpp) when the context has one and the table is immutable (Parquet and CSV files).
+/// Groups are fixed per table (morsel position / group size), so every query asks the cache for the same groups.
+/// Pushed-down filters are not applied here: the plan puts them on the GPU after the scan.
 
 #include "catalog/table.hpp"
 #include "exec/pipeline.hpp"
 
 namespace kestrel::exec {
 
+/// Rows the GPU scan aims at per batch.
+inline constexpr size_t kGpuScanRows = size_t{1} << 22;
+
+/// The morsels `morsels` of `table` (columns `spec.columns`) read on the host, copied into `mr` on `stream` and
+/// concatenated into one device batch (named by `schema`, or by the table's read schema when null).
+Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
+                             const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
+                             gpu::MemoryResource& mr);
+
 class TableScanGpu final : public Source {
  public:
   TableScanGpu(catalog::TablePtr table, catalog::ScanSpec spec, SchemaPtr schema)
       : table_(std::move(table)), spec_(std::move(spec)), schema_(std::move(schema)) {}
 
-  void prepare(ExecContext& ctx) override { morsels_ = table_->plan_scan(spec_); }
-  size_t morsel_count() const override { return morsels_.size(); }
+  void prepare(ExecContext& ctx) override;
+  size_t morsel_count() const override { return groups_.size(); }
   void read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) override;
   std::string name() const override { return "Scan " + table_->name() + " [GPU]"; }
 
@@ -24,7 +35,7 @@ class TableScanGpu final : public Source {
   catalog::TablePtr table_;
   catalog::ScanSpec spec_;
   SchemaPtr schema_;
-  std::vector<size_t> morsels_;
+  std::vector<std::vector<size_t>> groups_;  ///< the table morsels of each scan morsel
 };
 
 }  // namespace kestrel::exec
