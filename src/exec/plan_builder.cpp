@@ -51,6 +51,61 @@ class LimitSource final : public Source {
   std::vector<Batch> batches_;
 };
 
+/// Whether evaluating `e` can never raise an error (no arithmetic, casts or functions that may fail): such
+/// filters can be evaluated together over all rows, where others must see only the rows earlier filters kept.
+bool cannot_fail(const plan::Expr& e) {
+  using plan::ExprKind;
+  using plan::ScalarFunction;
+  switch (e.kind) {
+    case ExprKind::kConstant:
+    case ExprKind::kColumnRef: return true;
+    case ExprKind::kAnd:
+    case ExprKind::kOr:
+    case ExprKind::kNot:
+    case ExprKind::kIsNull:
+    case ExprKind::kIsNotNull:
+    case ExprKind::kInList: break;
+    case ExprKind::kFunction:
+      switch (e.function) {
+        case ScalarFunction::kEqual:
+        case ScalarFunction::kNotEqual:
+        case ScalarFunction::kLess:
+        case ScalarFunction::kLessEqual:
+        case ScalarFunction::kGreater:
+        case ScalarFunction::kGreaterEqual:
+        case ScalarFunction::kIsDistinctFrom:
+        case ScalarFunction::kIsNotDistinctFrom:
+        case ScalarFunction::kLike:
+        case ScalarFunction::kNotLike: break;
+        default: return false;
+      }
+      break;
+    default: return false;
+  }
+  return std::all_of(e.children.begin(), e.children.end(), [](const plan::ExprPtr& c) { return cannot_fail(*c); });
+}
+
+/// The scan filters `filters` for the GPU: runs of consecutive filters that cannot fail become one conjunction,
+/// so the rows are compacted once per run instead of once per filter.
+std::vector<plan::ExprPtr> merge_safe_filters(const std::vector<plan::ExprPtr>& filters) {
+  std::vector<plan::ExprPtr> out;
+  std::vector<plan::ExprPtr> run;
+  auto flush = [&] {
+    if (run.size() == 1) out.push_back(run.front());
+    if (run.size() > 1) out.push_back(plan::make_node(plan::ExprKind::kAnd, TypeId::kBoolean, run));
+    run.clear();
+  };
+  for (const plan::ExprPtr& f : filters) {
+    if (cannot_fail(*f)) {
+      run.push_back(f);
+    } else {
+      flush();
+      out.push_back(f);
+    }
+  }
+  flush();
+  return out;
+}
 }  // namespace
 
 std::shared_ptr<StreamOperator> PlanBuilder::project(bool gpu, std::vector<plan::ExprPtr> exprs, SchemaPtr schema) {
@@ -69,7 +124,11 @@ SchemaPtr schema_of(const plan::LogicalNode& node) { return std::make_shared<Sch
 
 SchemaPtr schema_of_exprs(const std::vector<plan::ExprPtr>& exprs) {
   std::vector<Field> fields;
-  for (size_t i = 0; i < exprs.size(); ++i) fields.push_back({"#" + std::to_string(i), exprs[i]->type});
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    std::string name = "#";
+    name += std::to_string(i);
+    fields.push_back({std::move(name), exprs[i]->type});
+  }
   return std::make_shared<Schema>(fields);
 }
 
@@ -141,7 +200,9 @@ PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
         // run on the GPU one after the other as on the CPU (a later filter only sees, and only raises errors for,
         // the rows the earlier ones kept).
         Open open{std::make_shared<TableScanGpu>(get.table, get.spec, schema_of(get)), {}, {}, true};
-        for (const plan::ExprPtr& filter : get.filters) open.operators.push_back(std::make_shared<FilterGpu>(filter));
+        for (const plan::ExprPtr& filter : merge_safe_filters(get.filters)) {
+          open.operators.push_back(std::make_shared<FilterGpu>(filter));
+        }
         return open;
       }
 #endif

@@ -46,6 +46,26 @@ AggregateInputs aggregate_inputs(const plan::LogicalAggregate& agg) {
   return a;
 }
 
+/// The sink of a sort (a top-N with `limit`) and the source reading its result, on one device's operators.
+template <typename Sorted, typename FullSink, typename TopSink, typename SourceT>
+std::pair<std::shared_ptr<Sink>, std::shared_ptr<Source>> sort_operators(const SchemaPtr& schema,
+                                                                         const std::vector<SortKeySpec>& keys,
+                                                                         std::optional<uint64_t> limit,
+                                                                         uint64_t offset) {
+  std::shared_ptr<Sorted> sorted;
+  std::shared_ptr<Sink> sink;
+  if (limit) {
+    auto top = std::make_shared<TopSink>(schema, keys, *limit, offset);
+    sorted = top;
+    sink = top;
+  } else {
+    auto full = std::make_shared<FullSink>(schema, keys);
+    sorted = full;
+    sink = full;
+  }
+  return {sink, std::make_shared<SourceT>(sorted)};
+}
+
 }  // namespace
 
 bool PlanBuilder::gpu_aggregate(const plan::LogicalAggregate& agg) const {
@@ -112,35 +132,14 @@ PlanBuilder::Open PlanBuilder::build_sort(const plan::LogicalSort& sort, std::op
   Open out;
 #if KESTREL_WITH_CUDA
   if (gpu) {
-    std::shared_ptr<SortedOutputGpu> sorted;
-    std::shared_ptr<Sink> sink;
-    if (limit) {
-      auto top = std::make_shared<TopNSinkGpu>(sort_schema, keys, *limit, offset);
-      sorted = top;
-      sink = top;
-    } else {
-      auto full = std::make_shared<SortSinkGpu>(sort_schema, keys);
-      sorted = full;
-      sink = full;
-    }
-    size_t index = finish(std::move(open), sink);
-    out = Open{std::make_shared<SortSourceGpu>(sorted), {}, {index}, true};
+    auto [sink, source] = sort_operators<SortedOutputGpu, SortSinkGpu, TopNSinkGpu, SortSourceGpu>(sort_schema, keys,
+                                                                                                 limit, offset);
+    out = Open{source, {}, {finish(std::move(open), sink)}, true};
   }
 #endif
   if (!gpu) {
-    std::shared_ptr<SortedOutput> sorted;
-    std::shared_ptr<Sink> sink;
-    if (limit) {
-      auto top = std::make_shared<TopNSink>(sort_schema, keys, *limit, offset);
-      sorted = top;
-      sink = top;
-    } else {
-      auto full = std::make_shared<SortSink>(sort_schema, keys);
-      sorted = full;
-      sink = full;
-    }
-    size_t index = finish(std::move(open), sink);
-    out = Open{std::make_shared<SortSource>(sorted), {}, {index}};
+    auto [sink, source] = sort_operators<SortedOutput, SortSink, TopNSink, SortSource>(sort_schema, keys, limit, offset);
+    out = Open{source, {}, {finish(std::move(open), sink)}};
   }
   if (columns.size() > width) {
     columns.resize(width);

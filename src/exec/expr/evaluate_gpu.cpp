@@ -2,6 +2,8 @@
 #include "exec/expr/evaluate_gpu_support.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <unordered_map>
 #include <string>
 
 #include "common/check.hpp"
@@ -64,6 +66,8 @@ class GpuEvaluator {
   GpuEvaluator(const Batch& batch, gpu::Stream stream, gpu::MemoryResource& mr, int* status)
       : batch_(batch), stream_(stream), mr_(mr), status_(status) {}
 
+  /// The operand of `e`. Outside CASE branches (no active-row scope) a subtree computed before in this
+  /// evaluation (the same expression twice in one projection, a shared sub-expression) is reused.
   DeviceOperand eval(const plan::Expr& e, const Scope& scope);
 
   /// A plain device column of `rows` rows of `type`, with a word-aligned validity bitmap when `nullable`.
@@ -105,6 +109,7 @@ class GpuEvaluator {
   gpu::MemoryResource& mr() { return mr_; }
 
  private:
+  DeviceOperand eval_node(const plan::Expr& e, const Scope& scope);
   DeviceOperand eval_function(const plan::Expr& e, const Scope& scope);
   DeviceOperand dispatch(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand arithmetic(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
@@ -123,6 +128,7 @@ class GpuEvaluator {
   gpu::Stream stream_;
   gpu::MemoryResource& mr_;
   int* status_;
+  std::unordered_map<std::string, DeviceOperand> memo_;
 };
 
 ArithOp arith_op(ScalarFunction f) {
@@ -194,7 +200,40 @@ ColumnPtr GpuEvaluator::materialize(const DeviceOperand& o) {
   return out;
 }
 
+/// A key identifying what an expression computes: its kinds, functions, types, constants and columns, recursively.
+void append_key(const plan::Expr& e, std::string& key) {
+  key += std::to_string(static_cast<int>(e.kind));
+  key += ':';
+  key += std::to_string(static_cast<int>(e.function));
+  key += ':';
+  key += e.type.to_string();
+  key += ':';
+  if (e.kind == ExprKind::kConstant) key += e.constant.is_null() ? std::string("NULL") : e.constant.to_string();
+  if (e.kind == ExprKind::kColumnRef) {
+    key += '#';
+    key += std::to_string(e.column_index);
+  }
+  key += '(';
+  for (const plan::ExprPtr& c : e.children) {
+    append_key(*c, key);
+    key += ',';
+  }
+  key += ')';
+}
+
 DeviceOperand GpuEvaluator::eval(const plan::Expr& e, const Scope& scope) {
+  const bool memoize = scope.active == nullptr && scope.active_any == nullptr && !e.children.empty();
+  std::string key;
+  if (memoize) {
+    append_key(e, key);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  }
+  DeviceOperand result = eval_node(e, scope);
+  if (memoize) memo_.emplace(std::move(key), result);
+  return result;
+}
+
+DeviceOperand GpuEvaluator::eval_node(const plan::Expr& e, const Scope& scope) {
   switch (e.kind) {
     case ExprKind::kConstant: return constant(e.constant, e.type);
     case ExprKind::kColumnRef: {
@@ -558,31 +597,52 @@ bool null_count_known(const ColumnPtr& result, const Batch& batch) {
 
 }  // namespace
 
-ColumnPtr evaluate_gpu(const plan::Expr& expr, const Batch& device_batch, gpu::Stream stream,
-                       gpu::MemoryResource& mr) {
+std::vector<ColumnPtr> evaluate_gpu_all(const std::vector<plan::ExprPtr>& exprs, const Batch& device_batch,
+                                        gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "evaluate_gpu");
   KESTREL_CHECK_MSG(device_batch.on_device(), "GPU expression evaluation needs a device batch");
-  BufferPtr status = Buffer::allocate(sizeof(StatusBlock), mr, stream);
-  gpu::fill_bytes(status->data(), gpu::MemoryKind::kDevice, 0, sizeof(StatusBlock), stream);
+  // [error flag, padding, one valid-row counter per result], read back in one copy.
+  const size_t status_bytes = sizeof(StatusBlock) + exprs.size() * sizeof(unsigned long long);
+  BufferPtr status = Buffer::allocate(status_bytes, mr, stream);
+  gpu::fill_bytes(status->data(), gpu::MemoryKind::kDevice, 0, status_bytes, stream);
   auto* block = status->as<StatusBlock>();
+  auto* counters = reinterpret_cast<unsigned long long*>(status->as<uint8_t>() + sizeof(StatusBlock));
   GpuEvaluator evaluator(device_batch, stream, mr, &block->error);
-  ColumnPtr result = evaluator.materialize(evaluator.eval(expr, Scope{}));
-  const bool count_nulls = !null_count_known(result, device_batch);
-  if (count_nulls) {
-    launch_count_valid(result->validity()->as<uint8_t>(), device_batch.num_rows(), &block->valid_count, stream);
+  std::vector<ColumnPtr> results;
+  std::vector<uint8_t> count_nulls;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    results.push_back(evaluator.materialize(evaluator.eval(*exprs[i], Scope{})));
+    count_nulls.push_back(null_count_known(results.back(), device_batch) ? 0 : 1);
+    if (count_nulls.back()) {
+      launch_count_valid(results.back()->validity()->as<uint8_t>(), device_batch.num_rows(), counters + i, stream);
+    }
   }
-  // The one sync of an evaluation: the host needs the error flag (to raise) and the result's NULL count.
-  StatusBlock host{};
-  gpu::copy_bytes(&host, gpu::MemoryKind::kHost, block, gpu::MemoryKind::kDevice, sizeof(StatusBlock), stream);
-  if (host.error != 0) {
+  // The one sync of an evaluation: the host needs the error flag (to raise) and the results' NULL counts.
+  std::vector<uint8_t> host(status_bytes);
+  gpu::copy_bytes(host.data(), gpu::MemoryKind::kHost, status->data(), gpu::MemoryKind::kDevice, status_bytes, stream);
+  StatusBlock host_block;
+  std::memcpy(&host_block, host.data(), sizeof(StatusBlock));
+  if (host_block.error != 0) {
     // Rare path: the CPU twin finds the failing row and raises its exact error message.
     Batch host_batch = copy_batch(device_batch, gpu::host_memory_resource(), stream);
     EvalContext ctx;
-    (void)evaluate(expr, host_batch, ctx);
-    throw InvalidInput("arithmetic error in " + expr.to_string() + " (flagged on the GPU)", "22000");
+    for (const plan::ExprPtr& e : exprs) (void)evaluate(*e, host_batch, ctx);
+    throw InvalidInput("arithmetic error in " + exprs.front()->to_string() + " (flagged on the GPU)", "22000");
   }
-  if (count_nulls) result->set_null_count(device_batch.num_rows() - static_cast<size_t>(host.valid_count));
-  return result;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    if (!count_nulls[i]) continue;
+    unsigned long long valid = 0;
+    std::memcpy(&valid, host.data() + sizeof(StatusBlock) + i * sizeof(unsigned long long), sizeof(valid));
+    results[i]->set_null_count(device_batch.num_rows() - static_cast<size_t>(valid));
+  }
+  return results;
+}
+
+ColumnPtr evaluate_gpu(const plan::Expr& expr, const Batch& device_batch, gpu::Stream stream,
+                       gpu::MemoryResource& mr) {
+  // A view of `expr` without owning it: the evaluation ends before this returns.
+  std::vector<plan::ExprPtr> one{plan::ExprPtr(plan::ExprPtr(), &expr)};
+  return evaluate_gpu_all(one, device_batch, stream, mr).front();
 }
 
 }  // namespace kestrel::exec

@@ -8,6 +8,8 @@
 /// fixed-width nodes (arithmetic, comparisons, logic, casts) into one generated kernel per tree, keeping only
 /// strings and CASE as separate passes.
 
+#include <vector>
+
 #include "gpu/memory_resource.hpp"
 #include "gpu/stream.hpp"
 #include "planner/expression.hpp"
@@ -24,5 +26,10 @@ namespace kestrel::exec {
 /// Synchronizes `stream` once: the host reads back the error flag and the result's NULL count.
 ColumnPtr evaluate_gpu(const plan::Expr& expr, const Batch& device_batch, gpu::Stream stream,
                        gpu::MemoryResource& mr);
+
+/// Evaluates every expression of `exprs` like evaluate_gpu, in one evaluation: sub-expressions they share are
+/// computed once, and the stream is synchronized once for all of them.
+std::vector<ColumnPtr> evaluate_gpu_all(const std::vector<plan::ExprPtr>& exprs, const Batch& device_batch,
+                                        gpu::Stream stream, gpu::MemoryResource& mr);
 
 }  // namespace kestrel::exec

@@ -7,9 +7,7 @@ namespace kestrel::exec {
 
 void ProjectGpu::execute(const Batch& input, ExecContext& ctx, std::vector<Batch>& out) {
   KESTREL_CHECK_MSG(input.on_device() && ctx.device_mr != nullptr, "Project [GPU] needs a device batch");
-  std::vector<ColumnPtr> columns;
-  columns.reserve(exprs_.size());
-  for (const auto& e : exprs_) columns.push_back(evaluate_gpu(*e, input, input.stream(), *ctx.device_mr));
+  std::vector<ColumnPtr> columns = evaluate_gpu_all(exprs_, input, input.stream(), *ctx.device_mr);
   out.push_back(Batch(schema_, std::move(columns), input.num_rows(), gpu::MemoryKind::kDevice, input.stream()));
 }
 
