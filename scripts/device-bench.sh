@@ -27,7 +27,8 @@ for step in "$@"; do
         --no-gpu-fallback 2>&1 | tee "$OUT_DIR/check.log" ;;
     bench)
       python3 bench/tpch/run.py --sf "$SF" --data "$DATA" --threads "$threads" --runs 3 --device gpu \
-        --no-gpu-fallback --duckdb-tables memory --binary "$BIN_DIR/kestrel" --out "$OUT_DIR/bench" 2>&1 |
+        --no-gpu-fallback --duckdb-tables memory --binary "$BIN_DIR/kestrel" --out "$OUT_DIR/bench" \
+        ${BENCH_ARGS:-} 2>&1 |
         tee "$OUT_DIR/bench.log" ;;
     profile)
       # EXPLAIN ANALYZE of a hot run (after one run filled the table cache) of each query in PROFILE_QUERIES.

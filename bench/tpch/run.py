@@ -79,6 +79,7 @@ def main():
     parser.add_argument("--duckdb-tables", default="views", choices=["views", "memory"],
                         help="DuckDB reads views over the files, or tables loaded into memory first")
     parser.add_argument("--no-gpu-fallback", action="store_true")
+    parser.add_argument("--no-warm", action="store_true", help="on the GPU, time only hot runs")
     args = parser.parse_args()
 
     queries = []
@@ -109,7 +110,7 @@ def main():
         if gpu:
             k_time, k_rows, peak, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
                                                       args.timeout, warmup=1, peak=True, extra_args=extra)
-            if not error:
+            if not error and not args.no_warm:
                 warm_time, _, _, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
                                                      args.timeout, settings=["gpu_cache = false"], extra_args=extra)
         else:
