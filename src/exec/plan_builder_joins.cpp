@@ -9,6 +9,7 @@
 #include "exec/expr/evaluate_gpu.hpp"
 #include "exec/ops/hash_join/hash_join_gpu.hpp"
 #include "exec/ops/nested_loop_join/nested_loop_join_gpu.hpp"
+#include "exec/ops/set_ops/set_op_gpu.hpp"
 #endif
 
 namespace kestrel::exec {
@@ -160,7 +161,15 @@ PlanBuilder::Open PlanBuilder::build_join(const plan::LogicalJoin& join) {
 
 PlanBuilder::Open PlanBuilder::build_set_op(const plan::LogicalSetOp& op) {
   if (op.op != plan::SetOpKind::kUnion) {
-    // INTERSECT / EXCEPT [ALL]: both inputs count their rows into one state, read when both have finished.
+    // INTERSECT / EXCEPT [ALL]: both inputs feed one state, read when both have finished.
+#if KESTREL_WITH_CUDA
+    if (gpu_placement() && SetOpStateGpu::supports(*schema_of(op))) {
+      auto state = std::make_shared<SetOpStateGpu>(schema_of(op), op.op, op.all);
+      size_t left = finish(input(op.children[0], true), std::make_shared<SetOpSinkGpu>(state, 0));
+      size_t right = finish(input(op.children[1], true), std::make_shared<SetOpSinkGpu>(state, 1));
+      return Open{std::make_shared<SetOpSourceGpu>(state), {}, {left, right}, true};
+    }
+#endif
     note_cpu(op);
     auto state = std::make_shared<SetOpState>(schema_of(op), op.op, op.all);
     size_t left = finish(build(op.children[0]), std::make_shared<SetOpSink>(state, 0));

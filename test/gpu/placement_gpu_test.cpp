@@ -93,6 +93,19 @@ const char* const kQueries[] = {
     "SELECT i FROM t UNION SELECT n FROM digits",
     "SELECT i FROM t UNION ALL SELECT n FROM digits",
     "SELECT s, dt FROM big UNION SELECT s, dt FROM t",
+    "SELECT i FROM t INTERSECT SELECT n FROM digits",
+    "SELECT i FROM t EXCEPT SELECT n FROM digits",
+    "SELECT i % 4 FROM big INTERSECT ALL SELECT n FROM digits",
+    "SELECT i % 4, s FROM big EXCEPT ALL SELECT i % 3, s FROM big WHERE i < 5000",
+    "SELECT s, x FROM big INTERSECT SELECT s, x FROM t",
+    "SELECT s FROM big EXCEPT SELECT s FROM t",
+    // Untyped NULLs: projected, filtered, carried through joins and set operations.
+    "SELECT NULL",
+    "SELECT NULL AS n, 'v' AS s",
+    "SELECT NULL AS n, i FROM t WHERE i > 1",
+    "SELECT * FROM (SELECT NULL AS n, i, s FROM big) x WHERE i % 7 = 3",
+    "SELECT x.n, x.i, digits.n FROM (SELECT NULL AS n, i FROM t) x JOIN digits ON x.i = digits.n",
+    "SELECT NULL AS n, i FROM t INTERSECT SELECT NULL, n FROM digits",
 };
 
 /// Queries whose row order is defined (ORDER BY): compared in order.
@@ -106,6 +119,8 @@ const char* const kOrderedQueries[] = {
     "SELECT i FROM big ORDER BY i LIMIT 0",
     "SELECT i FROM big LIMIT 5 OFFSET 9998",
     "SELECT i, s FROM t ORDER BY s, i LIMIT 3",
+    "SELECT i FROM t INTERSECT SELECT n FROM digits ORDER BY 1",
+    "SELECT n FROM digits EXCEPT ALL SELECT i FROM t ORDER BY 1 DESC",
 };
 
 class GpuPlacementTest : public ::testing::Test {

@@ -190,8 +190,10 @@ bool in_list_supported(const Expr& e) {
 
 bool supported(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::kConstant: return column_type_ok(e.type);
-    case ExprKind::kColumnRef: return e.outer_depth == 0 && column_type_ok(e.type);
+    // An untyped NULL (constant or column) is all NULL, stored as the CPU stores it; it may be projected, gathered
+    // and tested with IS [NOT] NULL, while operators that compute on values check their operands' types apart.
+    case ExprKind::kConstant: return column_type_ok(e.type) || has_type(e, TypeId::kNull);
+    case ExprKind::kColumnRef: return e.outer_depth == 0 && (column_type_ok(e.type) || has_type(e, TypeId::kNull));
     case ExprKind::kFunction: return function_supported(e);
     case ExprKind::kCast: {
       if (e.children.size() != 1 || !column_type_ok(e.type)) return false;

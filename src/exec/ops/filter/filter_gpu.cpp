@@ -54,6 +54,13 @@ Batch gather_batch_gpu(const Batch& batch, const uint32_t* indices, size_t count
       gpu::copy_bytes(counter + n + k, gpu::MemoryKind::kDevice, p.offsets->as<int64_t>() + count,
                       gpu::MemoryKind::kDevice, sizeof(int64_t), stream);
       need_readback = true;
+    } else if (c.type().id() == TypeId::kNull) {
+      // An untyped NULL column has no values: every gathered row is NULL (the counter stays 0 valid rows).
+      if (!p.validity) {
+        p.validity = device_buffer((count + 31) / 32 * 4, stream, mr);
+        gpu::fill_bytes(p.validity->data(), gpu::MemoryKind::kDevice, 0, p.validity->size(), stream);
+      }
+      p.values = device_buffer(0, stream, mr);
     } else {
       const size_t width = c.type().physical_width();
       p.values = device_buffer(count * width, stream, mr);
