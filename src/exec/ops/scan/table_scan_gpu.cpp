@@ -34,7 +34,7 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   return concat_batches_gpu(parts, read_schema, stream, mr);
 }
 
-void TableScanGpu::prepare(ExecContext&) {
+void TableScanGpu::prepare(ExecContext& ctx) {
   const std::vector<size_t> morsels = table_->plan_scan(spec_);
   // Groups come from the morsels' positions in the unpruned scan, so they are the same in every query.
   const std::vector<size_t> all = table_->plan_scan(catalog::ScanSpec{spec_.columns, {}});
@@ -43,7 +43,11 @@ void TableScanGpu::prepare(ExecContext&) {
   size_t per_group = 1;
   if (auto rows = table_->statistics().row_count; rows && !all.empty()) {
     const size_t rows_per_morsel = std::max<size_t>(1, static_cast<size_t>(*rows) / all.size());
-    per_group = std::max<size_t>(1, kGpuScanRows / rows_per_morsel);
+    // Big tables get bigger batches (fewer fixed costs), still about two per driver so all drivers work.
+    const size_t drivers = static_cast<size_t>(std::max(1, ctx.threads));
+    const size_t target = std::clamp<size_t>(static_cast<size_t>(*rows) / (2 * drivers), kGpuScanRows,
+                                             kGpuScanMaxRows);
+    per_group = std::max<size_t>(1, target / rows_per_morsel);
   }
   groups_.clear();
   size_t current = SIZE_MAX;

@@ -1,7 +1,7 @@
 #pragma once
 /// Scan of a catalog table onto the GPU: the twin of TableScanCpu (table_scan.hpp) whose batches come out in
 /// device memory. GPU operators pay a fixed cost per batch (launches, a few synchronizations), so the scan groups
-/// consecutive table morsels (row groups, stored batches) into batches of about kGpuScanRows rows: a group is read
+/// consecutive table morsels (row groups, stored batches) into batches of about kGpuScanRows rows or more: a group is read
 /// on the host, copied to the device on the driver's stream and concatenated there, or taken from the GPU table
 /// cache (device_table_cache.hpp) when the context has one and the table is immutable (Parquet and CSV files).
 /// Groups are fixed per table (morsel position / group size), so every query asks the cache for the same groups.
@@ -12,8 +12,10 @@
 
 namespace kestrel::exec {
 
-/// Rows the GPU scan aims at per batch.
+/// Rows the GPU scan aims at per batch: at least kGpuScanRows, up to kGpuScanMaxRows for tables big enough to give
+/// every driver two batches of that size.
 inline constexpr size_t kGpuScanRows = size_t{1} << 22;
+inline constexpr size_t kGpuScanMaxRows = size_t{1} << 24;
 
 /// The morsels `morsels` of `table` (columns `spec.columns`) read on the host, copied into `mr` on `stream` and
 /// concatenated into one device batch (named by `schema`, or by the table's read schema when null).
