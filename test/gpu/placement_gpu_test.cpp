@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -105,7 +106,13 @@ const char* const kQueries[] = {
     "SELECT NULL AS n, i FROM t WHERE i > 1",
     "SELECT * FROM (SELECT NULL AS n, i, s FROM big) x WHERE i % 7 = 3",
     "SELECT x.n, x.i, digits.n FROM (SELECT NULL AS n, i FROM t) x JOIN digits ON x.i = digits.n",
+};
+
+/// Queries with a part the GPU cannot run yet (here the cast of an untyped NULL to VARCHAR that the set operation
+/// adds): compared with fallback on only.
+const char* const kFallbackQueries[] = {
     "SELECT NULL AS n, i FROM t INTERSECT SELECT NULL, n FROM digits",
+    "SELECT upper(s), i FROM t WHERE i > 1",
 };
 
 /// Queries whose row order is defined (ORDER BY): compared in order.
@@ -144,7 +151,9 @@ class GpuPlacementTest : public ::testing::Test {
 
 TEST_F(GpuPlacementTest, FiltersAndProjectionsMatchTheCpu) {
   EXPECT_EQ(cpu_->query("SELECT count(*) FROM big").value(0, 0).to_string(), "10000");
-  for (const char* sql : kQueries) {
+  std::vector<const char*> queries(std::begin(kQueries), std::end(kQueries));
+  queries.insert(queries.end(), std::begin(kFallbackQueries), std::end(kFallbackQueries));
+  for (const char* sql : queries) {
     SCOPED_TRACE(sql);
     QueryResult want = cpu_->query(sql);
     QueryResult got = gpu_->query(sql);
@@ -229,8 +238,8 @@ TEST_F(GpuPlacementTest, FallbackOffRefusesOnlyPlansWithCpuOperators) {
   EXPECT_EQ(r.row_count(), 9u);
   EXPECT_EQ(gpu_->query("SELECT count(*) FROM big WHERE i > 10").row_count(), 1u);
   try {
-    gpu_->query("SELECT i FROM t INTERSECT SELECT i FROM big");
-    ADD_FAILURE() << "INTERSECT (CPU only) ran with gpu_fallback off";
+    gpu_->query("SELECT upper(s) FROM t");
+    ADD_FAILURE() << "upper() (CPU only) ran with gpu_fallback off";
   } catch (const NotImplemented& e) {
     EXPECT_NE(std::string(e.what()).find("gpu_fallback"), std::string::npos) << e.what();
   }
