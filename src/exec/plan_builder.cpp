@@ -154,13 +154,15 @@ size_t PlanBuilder::finish(Open open, std::shared_ptr<Sink> sink) {
   return pipelines_.size() - 1;
 }
 
-std::pair<std::shared_ptr<BatchCollector>, size_t> PlanBuilder::materialize(const plan::LogicalPtr& node) {
+const PlanBuilder::Materialized& PlanBuilder::materialize(const plan::LogicalPtr& node) {
   auto it = materialized_.find(node.get());
   if (it != materialized_.end()) return it->second;
   auto collector = std::make_shared<BatchCollector>(schema_of(*node));
-  size_t index = finish(build(node), collector);
-  materialized_[node.get()] = {collector, index};
-  return {collector, index};
+  // With GPU placement the rows stay where the sub-plan produced them (no round trip through the host).
+  Open open = gpu_placement() ? build_placed(node) : build(node);
+  const bool on_device = open.on_device;
+  size_t index = finish(std::move(open), collector);
+  return materialized_[node.get()] = Materialized{collector, index, on_device};
 }
 
 PlanBuilder::Open PlanBuilder::build(const plan::LogicalPtr& node) { return to_host(build_placed(node)); }
@@ -183,13 +185,11 @@ PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
   if (references_[node.get()] > 1 && !materialized_.count(node.get())) {
     // A sub-plan used several times (a CTE) is computed once and read by each user.
     references_[node.get()] = 1;
-    auto [collector, index] = materialize(node);
+    Open open = read(materialize(node));
     references_[node.get()] = 2;
-    return Open{collector, {}, {index}};
+    return open;
   }
-  if (auto it = materialized_.find(node.get()); it != materialized_.end()) {
-    return Open{it->second.first, {}, {it->second.second}};
-  }
+  if (auto it = materialized_.find(node.get()); it != materialized_.end()) return read(it->second);
   using plan::NodeKind;
   switch (node->kind) {
     case NodeKind::kGet: {
@@ -270,8 +270,8 @@ PlanBuilder::Open PlanBuilder::build_limit(const plan::LogicalPtr& node) {
     size_t index = finish(input(child, true), collector);
     return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}, true};
   }
-  auto [collector, index] = materialize(child);
-  return Open{std::make_shared<LimitSource>(collector, limit.limit, limit.offset), {}, {index}};
+  const Materialized& m = materialize(child);
+  return Open{std::make_shared<LimitSource>(m.collector, limit.limit, limit.offset), {}, {m.index}, m.on_device};
 }
 
 }  // namespace kestrel::exec

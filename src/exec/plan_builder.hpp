@@ -71,15 +71,24 @@ class PlanBuilder {
   Open build_set_op(const plan::LogicalSetOp& op);
   /// Ends `open` in `sink`; returns the pipeline's index.
   size_t finish(Open open, std::shared_ptr<Sink> sink);
+  /// A sub-plan's rows collected once: the collector, the index of the pipeline filling it, and whether its
+  /// batches are on the device (they stay where the sub-plan's last operator left them).
+  struct Materialized {
+    std::shared_ptr<BatchCollector> collector;
+    size_t index = 0;
+    bool on_device = false;
+  };
   /// Materializes `node` into a collector (once per node, so shared sub-plans such as CTEs run once).
-  std::pair<std::shared_ptr<BatchCollector>, size_t> materialize(const plan::LogicalPtr& node);
+  const Materialized& materialize(const plan::LogicalPtr& node);
+  /// A pipeline reading a materialized sub-plan.
+  static Open read(const Materialized& m) { return Open{m.collector, {}, {m.index}, m.on_device}; }
   void count_references(const plan::LogicalNode& node);
 
   ExecContext& ctx_;
   std::vector<Pipeline> pipelines_;
   std::vector<std::string> cpu_operators_;
   std::map<const plan::LogicalNode*, int> references_;
-  std::map<const plan::LogicalNode*, std::pair<std::shared_ptr<BatchCollector>, size_t>> materialized_;
+  std::map<const plan::LogicalNode*, Materialized> materialized_;
 };
 
 /// The schema of a plan node's output.
