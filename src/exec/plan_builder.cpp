@@ -31,10 +31,8 @@ class LimitSource final : public Source {
     batches_ = input_->batches();
 #if KESTREL_WITH_CUDA
     if (!batches_.empty() && batches_.front().on_device()) {
-      // The collector finished the batches' streams; slicing runs on this thread's stream.
-      gpu::Stream stream = gpu::driver_stream();
-      apply_limit_gpu(batches_, limit_, offset_, stream, *ctx.device_mr);
-      stream.synchronize();
+      // Each slice is made on its batch's own stream, which the operators reading it follow.
+      apply_limit_gpu(batches_, limit_, offset_, gpu::driver_stream(), *ctx.device_mr);
       return;
     }
 #endif

@@ -86,6 +86,8 @@ void HashJoinBuildGpu::finalize(ExecContext& ctx) {
   gpu::MemoryResource& mr = *ctx.device_mr;
   const gpu::Stream stream = gpu::driver_stream();
   rows_ = concat_batches_gpu(batches_, schema_, stream, mr);
+  // The inputs are freed on their producers' streams, which do not wait for the concatenation on this one.
+  stream.synchronize();
   batches_.clear();
   const size_t n = rows_.num_rows();
   if (n > kMaxBuildRows) {
