@@ -2,6 +2,7 @@
 /// Device helpers shared by the GPU expression kernels (internal to exec/expr): row access to DeviceArg
 /// operands, validity written one warp ballot per 32 rows, error flags and the launch shape.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "exec/expr/expr_kernels_gpu.hpp"
@@ -13,7 +14,7 @@ inline constexpr int kBlockThreads = 256;  // a multiple of 32: every warp cover
 
 /// Blocks covering `rows` threads (at least one, so that one-row launches work).
 inline unsigned blocks_for(size_t rows) {
-  return static_cast<unsigned>((rows + kBlockThreads - 1) / kBlockThreads);
+  return static_cast<unsigned>(std::max<size_t>(1, (rows + kBlockThreads - 1) / kBlockThreads));
 }
 
 __device__ inline size_t row_index() { return static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
