@@ -15,6 +15,9 @@ again, from the operating system's file cache), and the GPU memory peak of a hot
 read from EXPLAIN ANALYZE. --no-gpu-fallback makes a query fail instead of running an operator on the CPU.
 
     python bench/tpch/run.py --sf 10 --threads 16 --device gpu --duckdb-tables memory --out bench/results/sf10-gpu
+
+--one-process runs all queries in one Kestrel process, as a server would: the GPU table cache then fills once for
+the whole run instead of once per query (at SF100 that is minutes of Parquet decoding per query otherwise).
 """
 
 import argparse
@@ -53,6 +56,50 @@ def run_kestrel(binary, data, device, threads, sql, runs, timeout, settings=(), 
     return (min(times) if times else wall), rows, (int(m.group(1)) if m else None), None
 
 
+MARKER = "kestrel_bench_marker"
+
+
+def run_kestrel_session(binary, data, device, threads, queries, runs, timeout, settings=(), warmup=0, peak=False,
+                        extra_args=()):
+    """Like run_kestrel for every query of `queries` in one process (so the GPU table cache stays filled from one
+    query to the next, as in a server). Returns {query: (time, rows, peak, error)}; after a failing query the
+    remaining ones run in a new process."""
+    results = {}
+    pending = list(queries)
+    while pending:
+        script = f"SET threads = {threads};\n" + "".join(f"SET {s};\n" for s in settings)
+        for q in pending:
+            query = tpch.query_text(q).strip().rstrip(";") + ";\n"
+            script += f"SELECT '{q}' AS {MARKER};\n" + query * (warmup + runs)
+            if peak:
+                script += "EXPLAIN ANALYZE " + query
+        r = subprocess.run([str(binary), "--data", str(data), "--device", device, "--format", "csv", "--timing",
+                            *extra_args, "-c", script], capture_output=True, text=True, timeout=timeout)
+        times = [float(t) / 1000 for t in re.findall(r"Run Time: ([0-9.]+) ms", r.stderr)][1 + len(settings):]
+        sections = r.stdout.split(f"{MARKER}\n")[1:]
+        per_query = 1 + warmup + runs + (1 if peak else 0)  # statements (and Run Time lines) per query
+        for i, section in enumerate(sections):
+            q = int(section.split("\n", 1)[0])
+            body = section.split("\n", 1)[1] if "\n" in section else ""
+            mine = times[i * per_query + 1 + warmup:i * per_query + 1 + warmup + runs]
+            if len(mine) < runs:  # this query failed
+                error = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+                results[q] = (None, None, None, error)
+                continue
+            result_text = body.split("\nplan\n")[0] + "\n" if peak else body
+            rows = max(0, result_text.count("\n") // (warmup + runs) - 1)
+            m = re.search(r"GPU memory peak ([0-9]+) MiB", body)
+            results[q] = (min(mine), rows, int(m.group(1)) if m else None, None)
+        done = set(results)
+        if not sections or pending[0] not in done:
+            # Nothing ran (bad binary or data): report every query as failed.
+            error = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+            for q in pending:
+                results.setdefault(q, (None, None, None, error))
+        pending = [q for q in pending if q not in results]
+    return results
+
+
 def run_duckdb(con, sql, runs):
     best = None
     rows = 0
@@ -80,6 +127,9 @@ def main():
                         help="DuckDB reads views over the files, or tables loaded into memory first")
     parser.add_argument("--no-gpu-fallback", action="store_true")
     parser.add_argument("--no-warm", action="store_true", help="on the GPU, time only hot runs")
+    parser.add_argument("--one-process", action="store_true",
+                        help="run all queries in one Kestrel process (the GPU table cache then stays filled between "
+                             "queries; needed at large scale factors, where every process would fill it again)")
     args = parser.parse_args()
 
     queries = []
@@ -103,11 +153,26 @@ def main():
 
     gpu = args.device == "gpu"
     extra = ["--no-gpu-fallback"] if args.no_gpu_fallback else []
+    session_hot = session_warm = None
+    if args.one_process:
+        if gpu:
+            session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
+                                              args.timeout, warmup=1, peak=True, extra_args=extra)
+            if not args.no_warm:
+                session_warm = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
+                                                   args.timeout, settings=["gpu_cache = false"], extra_args=extra)
+        else:
+            session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
+                                              args.timeout, extra_args=extra)
     results = []
     for q in queries:
         sql = tpch.query_text(q)
         warm_time = peak = None
-        if gpu:
+        if session_hot is not None:
+            k_time, k_rows, peak, error = session_hot[q]
+            if session_warm is not None and not error:
+                warm_time, _, _, error = session_warm[q]
+        elif gpu:
             k_time, k_rows, peak, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
                                                       args.timeout, warmup=1, peak=True, extra_args=extra)
             if not error and not args.no_warm:
