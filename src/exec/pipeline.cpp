@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "common/check.hpp"
+#include "gpu/stream.hpp"
 
 namespace kestrel::exec {
 
@@ -26,6 +28,30 @@ void record(StepStats* stats, uint64_t start, uint64_t rows) {
   stats->rows.fetch_add(rows, std::memory_order_relaxed);
 }
 
+/// Measures the GPU time of the work a step queues on a device batch's stream: an event before and one after,
+/// waited for at the end (only when profiling).
+class GpuStepTimer {
+ public:
+  GpuStepTimer(StepStats* stats, const Batch& batch)
+      : stats_(stats != nullptr && batch.on_device() ? stats : nullptr), stream_(batch.stream()) {
+    if (stats_ == nullptr) return;
+    start_.emplace(true);
+    start_->record(stream_);
+  }
+  void stop() {
+    if (stats_ == nullptr) return;
+    gpu::Event end(true);
+    end.record(stream_);
+    end.synchronize();
+    stats_->gpu_nanos.fetch_add(static_cast<uint64_t>(end.elapsed_ms_since(*start_) * 1e6), std::memory_order_relaxed);
+  }
+
+ private:
+  StepStats* stats_;
+  gpu::Stream stream_;
+  std::optional<gpu::Event> start_;
+};
+
 /// Pushes `batch` through operators [op, end) and into the sink.
 void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, Sink::LocalState& local,
           ExecContext& ctx) {
@@ -33,12 +59,16 @@ void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, 
   uint64_t start = stats ? now_nanos() : 0;
   if (op == p.operators.size()) {
     uint64_t rows = batch.num_rows();
+    GpuStepTimer timer(stats ? &stats->sink : nullptr, batch);
     p.sink->consume(local, morsel, sequence++, std::move(batch), ctx);
+    timer.stop();
     record(stats ? &stats->sink : nullptr, start, rows);
     return;
   }
   std::vector<Batch> out;
+  GpuStepTimer timer(stats ? stats->operators[op].get() : nullptr, batch);
   p.operators[op]->execute(batch, ctx, out);
+  timer.stop();
   if (stats != nullptr) {
     uint64_t rows = 0;
     for (const auto& b : out) rows += b.num_rows();
@@ -106,9 +136,12 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
 }
 
 std::string format_step(const std::string& name, const StepStats& s) {
-  char buf[160];
-  std::snprintf(buf, sizeof(buf), "%-36s rows %12llu   time %10.3f ms", name.c_str(),
-                static_cast<unsigned long long>(s.rows.load()), static_cast<double>(s.nanos.load()) / 1e6);
+  char buf[200];
+  int n = std::snprintf(buf, sizeof(buf), "%-36s rows %12llu   time %10.3f ms", name.c_str(),
+                        static_cast<unsigned long long>(s.rows.load()), static_cast<double>(s.nanos.load()) / 1e6);
+  if (s.gpu_nanos.load() > 0 && n > 0 && static_cast<size_t>(n) < sizeof(buf)) {
+    std::snprintf(buf + n, sizeof(buf) - n, "   gpu %10.3f ms", static_cast<double>(s.gpu_nanos.load()) / 1e6);
+  }
   return buf;
 }
 

@@ -56,10 +56,13 @@ class Sink {
   virtual std::string name() const = 0;
 };
 
-/// What one step of a pipeline did (EXPLAIN ANALYZE): output rows and time spent, summed over drivers.
+/// What one step of a pipeline did (EXPLAIN ANALYZE): output rows and time spent, summed over drivers; for steps
+/// over device batches also the GPU time between CUDA events recorded around the step (profiling waits for them).
 struct StepStats {
   std::atomic<uint64_t> rows{0};
   std::atomic<uint64_t> nanos{0};
+  /// For device batches: GPU time of the work the step queued on the batch's stream (CUDA events).
+  std::atomic<uint64_t> gpu_nanos{0};
 };
 
 /// Per-pipeline statistics: the source, each operator, the sink (rows in, time).

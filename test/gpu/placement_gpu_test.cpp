@@ -229,6 +229,8 @@ TEST_F(GpuPlacementTest, ExplainAnalyzeShowsGpuOperatorsAndTransfers) {
   EXPECT_NE(text.find("Scan big [GPU]"), std::string::npos) << text;
   EXPECT_NE(text.find("Filter [GPU]"), std::string::npos) << text;
   EXPECT_NE(text.find("Project [GPU]"), std::string::npos) << text;
+  // GPU steps carry their GPU time, measured with CUDA events.
+  EXPECT_NE(text.find("   gpu "), std::string::npos) << text;
   EXPECT_NE(text.find("ToHost"), std::string::npos) << text;
 }
 
