@@ -43,9 +43,9 @@ run_gtest() {
 run_gtest unit "$BIN_DIR/kestrel_unit_tests"
 run_gtest gpu "$BIN_DIR/kestrel_gpu_tests"
 
-# The corpus runs with the GPU as the device and fallback on: the GPU operators do not exist yet (issue 5), so with
-# fallback off (--mode gpu) every query is refused; switch to --mode gpu once they do.
-SQL_MODE=${KESTREL_SQL_MODE:-gpu-fallback}
+# The corpus runs with the GPU as the device and fallback off (--mode gpu): every operator must run on the GPU.
+# KESTREL_SQL_MODE=gpu-fallback lets operators without a GPU side run on the CPU instead.
+SQL_MODE=${KESTREL_SQL_MODE:-gpu}
 echo "== sql corpus ($SQL_MODE mode)"
 if [ -x "$BIN_DIR/kestrel-sqllogictest" ] && [ -d test/sql ]; then
   "$BIN_DIR/kestrel-sqllogictest" --mode "$SQL_MODE" test/sql >"$LOG_DIR/sql.log" 2>&1
