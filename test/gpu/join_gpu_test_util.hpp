@@ -133,6 +133,26 @@ inline void expect_same_rows(const std::vector<std::string>& cpu, const std::vec
 }
 
 /// The residual condition `probe.val > build.val` over the pair schema [pk1, pk2, pval, pstr, bk1, bk2, bval, bstr].
+/// Runs a join case on the CPU and the GPU (`run_cpu` / `run_gpu` return its output batches) and expects the same
+/// rows, or, when the CPU raises InvalidInput (a single join with two matches for a row), the same error.
+template <typename Case, typename RunCpu, typename RunGpu>
+void expect_join_same(const Case& c, const SchemaPtr& probe_schema, const SchemaPtr& build_schema,
+                      const std::string& what, RunCpu run_cpu, RunGpu run_gpu) {
+  const std::string name = what + " " + plan::join_type_name(c.type) + (c.null_aware ? " null-aware" : "") +
+                           (c.condition ? " with condition" : "");
+  SCOPED_TRACE(name);
+  std::vector<Batch> cpu;
+  try {
+    cpu = run_cpu();
+  } catch (const InvalidInput&) {
+    EXPECT_THROW(run_gpu(), InvalidInput);
+    return;
+  }
+  std::vector<Batch> gpu = run_gpu();
+  expect_schema(gpu, exec::join_output_schema(c.type, *probe_schema, *build_schema));
+  expect_same_rows(sorted_rows(cpu), sorted_rows(gpu), name);
+}
+
 inline plan::ExprPtr val_greater_condition() {
   return plan::make_function(plan::ScalarFunction::kGreater, TypeId::kBoolean,
                              {plan::make_column_ref(2, TypeId::kBigInt, "pval"),

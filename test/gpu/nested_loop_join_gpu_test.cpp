@@ -81,20 +81,9 @@ class NestedLoopJoinGpuTest : public GpuTest {
 
   void expect_same(const NestedLoopCase& c, const std::vector<Batch>& probe, const std::vector<Batch>& build,
                    const std::string& what) {
-    const std::string name = what + " " + plan::join_type_name(c.type) + (c.null_aware ? " null-aware" : "") +
-                             (c.condition ? " with condition" : "");
-    SCOPED_TRACE(name);
-    std::vector<Batch> cpu;
-    try {
-      cpu = run_cpu(c, probe, build);
-    } catch (const InvalidInput&) {
-      // A single join with two matches for a row fails on both sides.
-      EXPECT_THROW(run_gpu(c, probe, build), InvalidInput);
-      return;
-    }
-    std::vector<Batch> gpu = run_gpu(c, probe, build);
-    expect_schema(gpu, exec::join_output_schema(c.type, *probe_schema_, *build_schema_));
-    expect_same_rows(sorted_rows(cpu), sorted_rows(gpu), name);
+    expect_join_same(
+        c, probe_schema_, build_schema_, what, [&] { return run_cpu(c, probe, build); },
+        [&] { return run_gpu(c, probe, build); });
   }
 
   void expect_all_types(NestedLoopCase c, const std::vector<Batch>& probe, const std::vector<Batch>& build,
