@@ -151,24 +151,8 @@ std::string op_name(SetOpKind op, bool all) {
   return std::string(op == SetOpKind::kIntersect ? "INTERSECT" : "EXCEPT") + (all ? " ALL" : "");
 }
 
-constexpr size_t kDrivers = 3;
-
-class SetOpGpuTest : public GpuTest {
+class SetOpGpuTest : public MultiDriverGpuTest {
  protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    for (size_t d = 1; d < kDrivers; ++d) extra_streams_.push_back(std::make_unique<gpu::OwnedStream>());
-  }
-
-  /// Driver d's stream.
-  gpu::Stream driver(size_t d) { return d == 0 ? stream() : extra_streams_[d - 1]->view(); }
-
-  exec::ExecContext context() {
-    exec::ExecContext ctx;
-    ctx.device_mr = &device_mr();
-    return ctx;
-  }
-
   /// Feeds batch j of `side` to driver j % kDrivers (device batches copied on that driver's stream), then
   /// combines every driver.
   void drive(exec::Sink& sink, const Side& side, bool device) {
@@ -251,8 +235,6 @@ class SetOpGpuTest : public GpuTest {
             {kDict, kString}, {kInt, kDouble}, {kKey, kInt, kBig, kDouble, kDecimal128, kString, kDict}};
   }
 
- private:
-  std::vector<std::unique_ptr<gpu::OwnedStream>> extra_streams_;
 };
 
 TEST_F(SetOpGpuTest, MatchesCpuOnEveryColumnType) {

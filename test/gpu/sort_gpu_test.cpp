@@ -163,24 +163,8 @@ void expect_same_rows(const std::vector<Row>& got, const std::vector<Row>& want,
   }
 }
 
-constexpr size_t kDrivers = 3;
-
-class SortGpuTest : public GpuTest {
+class SortGpuTest : public MultiDriverGpuTest {
  protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    for (size_t d = 1; d < kDrivers; ++d) extra_streams_.push_back(std::make_unique<gpu::OwnedStream>());
-  }
-
-  /// Driver d's stream.
-  gpu::Stream driver(size_t d) { return d == 0 ? stream() : extra_streams_[d - 1]->view(); }
-
-  exec::ExecContext context() {
-    exec::ExecContext ctx;
-    ctx.device_mr = &device_mr();
-    return ctx;
-  }
-
   /// Feeds batch j to driver j % kDrivers (device batches copied on that driver's stream), then combines and
   /// finalizes. Like the scheduler (drivers claim morsels in increasing order), each driver sees its batches in
   /// increasing (morsel, sequence) order, which SortSink relies on; the drivers' shares interleave at random.
@@ -280,8 +264,6 @@ class SortGpuTest : public GpuTest {
     };
   }
 
- private:
-  std::vector<std::unique_ptr<gpu::OwnedStream>> extra_streams_;
 };
 
 TEST_F(SortGpuTest, SortMatchesCpuOnEveryKeyType) {
