@@ -86,6 +86,7 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
   p.source->prepare(ctx);
   for (auto& op : p.operators) op->prepare(ctx);
   size_t morsels = p.source->morsel_count();
+  const uint64_t drivers_start = p.stats ? now_nanos() : 0;
   std::atomic<size_t> next{0};
   std::mutex combine_mutex;
   std::exception_ptr error;
@@ -131,7 +132,12 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
   p.sink->finalize(ctx);
   if (p.stats) {
     record(&p.stats->sink, finalize_start, 0);
-    p.stats->wall_nanos = now_nanos() - pipeline_start;
+    const uint64_t end = now_nanos();
+    p.stats->wall_nanos = end - pipeline_start;
+    p.stats->prepare_nanos = drivers_start - pipeline_start;
+    p.stats->drivers_nanos = finalize_start - drivers_start;
+    p.stats->finalize_nanos = end - finalize_start;
+    p.stats->drivers = drivers;
   }
 }
 
@@ -185,8 +191,12 @@ std::string describe_pipelines(const std::vector<Pipeline>& pipelines) {
       out += ")";
     }
     if (p.stats) {
-      char buf[64];
-      std::snprintf(buf, sizeof(buf), ", %.3f ms", static_cast<double>(p.stats->wall_nanos) / 1e6);
+      char buf[160];
+      const PipelineStats& st = *p.stats;
+      std::snprintf(buf, sizeof(buf), ", %.3f ms (prepare %.3f, %zu driver%s %.3f, finalize %.3f)",
+                    static_cast<double>(st.wall_nanos) / 1e6, static_cast<double>(st.prepare_nanos) / 1e6, st.drivers,
+                    st.drivers == 1 ? "" : "s", static_cast<double>(st.drivers_nanos) / 1e6,
+                    static_cast<double>(st.finalize_nanos) / 1e6);
       out += buf;
     }
     out += "\n";

@@ -71,6 +71,10 @@ struct PipelineStats {
   std::vector<std::unique_ptr<StepStats>> operators;
   StepStats sink;
   uint64_t wall_nanos = 0;
+  uint64_t prepare_nanos = 0;   ///< source and operator prepare, before the drivers start
+  uint64_t drivers_nanos = 0;   ///< from the drivers' start until the last one ended
+  uint64_t finalize_nanos = 0;  ///< the sink's finalize
+  size_t drivers = 0;
 };
 
 /// One pipeline of a query.

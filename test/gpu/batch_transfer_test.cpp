@@ -1,6 +1,8 @@
 #include <cstring>
 #include <random>
 
+#include "exec/context.hpp"
+#include "exec/ops/transfer/transfer.hpp"
 #include "gpu_test_env.hpp"
 #include "test_batches.hpp"
 #include "vector/transfer.hpp"
@@ -73,6 +75,42 @@ TEST_F(GpuBatchTransfer, LargeStringColumnCrossesStagingChunks) {
   Batch host(std::make_shared<Schema>(std::vector<Field>{{"s", TypeId::kVarchar}}), {column}, values.size(),
              gpu::MemoryKind::kHost);
   round_trip(host, device_mr(), stream());
+}
+
+// A few rows that reference a big dictionary come back decoded (only their strings cross the bus); a column whose
+// dictionary is smaller than its rows comes back dictionary-encoded. Both read the same strings.
+TEST_F(GpuBatchTransfer, ToHostDecodesBigDictionariesOfFewRows) {
+  std::vector<Value> entries;
+  for (int i = 0; i < 10000; ++i) entries.push_back(Value::varchar("entry-" + std::to_string(i)));
+  auto big = Column::from_values(TypeId::kVarchar, entries);
+  auto small = Column::from_values(TypeId::kVarchar, {Value::varchar("x"), Value::varchar("yy")});
+  const std::vector<Value> big_rows = {Value::integer(9999), Value::null(TypeId::kInteger), Value::integer(17)};
+  const std::vector<Value> small_rows = {Value::integer(1), Value::integer(0), Value::null(TypeId::kInteger)};
+  auto big_index = Column::from_values(TypeId::kInteger, big_rows);
+  auto small_index = Column::from_values(TypeId::kInteger, small_rows);
+  std::vector<ColumnPtr> columns = {
+      Column::make_dictionary(TypeId::kVarchar, 3, big_index->values(), big_index->validity(), 1, big),
+      Column::make_dictionary(TypeId::kVarchar, 3, small_index->values(), small_index->validity(), 1, small)};
+  Batch host(std::make_shared<Schema>(std::vector<Field>{{"big", TypeId::kVarchar}, {"small", TypeId::kVarchar}}),
+             columns, 3, gpu::MemoryKind::kHost);
+  Batch device = copy_batch(host, device_mr(), stream());
+  exec::ExecContext ctx;
+  ctx.device_mr = &device_mr();
+  std::vector<Batch> out;
+  exec::ToHostGpu().execute(device, ctx, out);
+  ASSERT_EQ(out.size(), 1u);
+  const Batch& back = out[0];
+  ASSERT_FALSE(back.on_device());
+  ASSERT_EQ(back.num_rows(), 3u);
+  EXPECT_FALSE(back.column(0)->is_dictionary());
+  EXPECT_TRUE(back.column(1)->is_dictionary());
+  for (size_t c = 0; c < 2; ++c) {
+    EXPECT_EQ(back.column(c)->null_count(), 1u);
+    for (size_t r = 0; r < 3; ++r) {
+      EXPECT_EQ(back.column(c)->value_at(r).to_string(), host.column(c)->value_at(r).to_string())
+          << "column " << c << " row " << r;
+    }
+  }
 }
 
 }  // namespace

@@ -201,6 +201,24 @@ bool ParquetFile::read_index_bytes(int64_t offset, int64_t length, std::vector<u
 }
 
 std::vector<PageStatistics> ParquetFile::page_statistics(size_t row_group, size_t column) const {
+  return *shared_page_statistics(row_group, column);
+}
+
+std::shared_ptr<const std::vector<PageStatistics>> ParquetFile::shared_page_statistics(size_t row_group,
+                                                                                       size_t column) const {
+  const auto key = std::make_pair(row_group, column);
+  {
+    std::lock_guard lock(page_stats_mutex_);
+    auto it = page_stats_.find(key);
+    if (it != page_stats_.end()) return it->second;
+  }
+  // Read outside the lock; two threads reading the same chunk at once both store the same statistics.
+  auto stats = std::make_shared<const std::vector<PageStatistics>>(read_page_statistics(row_group, column));
+  std::lock_guard lock(page_stats_mutex_);
+  return page_stats_.emplace(key, std::move(stats)).first->second;
+}
+
+std::vector<PageStatistics> ParquetFile::read_page_statistics(size_t row_group, size_t column) const {
   const ColumnDescriptor& d = descriptor(column);
   const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
   if (!chunk.column_index_offset || !chunk.column_index_length || !chunk.offset_index_offset ||
@@ -264,10 +282,10 @@ std::vector<size_t> ParquetFile::prune_row_groups(const std::vector<ColumnPredic
     }
     // The page index can still rule the group out: when no page of some predicate's column may match.
     for (size_t p = 0; may && p < predicates.size(); ++p) {
-      std::vector<PageStatistics> pages = page_statistics(g, predicates[p].column);
-      if (pages.empty()) continue;
+      std::shared_ptr<const std::vector<PageStatistics>> pages = shared_page_statistics(g, predicates[p].column);
+      if (pages->empty()) continue;
       bool any = false;
-      for (const PageStatistics& page : pages) any = any || statistics_may_match(page.stats, predicates[p]);
+      for (const PageStatistics& page : *pages) any = any || statistics_may_match(page.stats, predicates[p]);
       may = any;
     }
     if (may) kept.push_back(g);

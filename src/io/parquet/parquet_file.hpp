@@ -10,7 +10,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -82,7 +84,8 @@ class ParquetFile {
   /// them or they are unusable, e.g. NaN bounds).
   ColumnStatistics statistics(size_t row_group, size_t column) const;
   /// Per-page statistics of `column` in `row_group` from the page index (ColumnIndex + OffsetIndex), in page order;
-  /// empty when the file has no page index for the chunk or it is unusable (a corrupt index is ignored).
+  /// empty when the file has no page index for the chunk or it is unusable (a corrupt index is ignored). Read from
+  /// the file once per chunk and kept (every query's scan planning prunes with them).
   std::vector<PageStatistics> page_statistics(size_t row_group, size_t column) const;
   /// Row groups that may hold rows satisfying every predicate (their conjunction), in order: decided by the row
   /// group's statistics, then by its pages' statistics where the page index is present.
@@ -109,6 +112,9 @@ class ParquetFile {
   const parquet::ColumnMetaData& chunk_metadata(size_t row_group, size_t column) const;
   /// Reads `length` bytes at `offset` when they lie in the data part of the file (before the footer).
   bool read_index_bytes(int64_t offset, int64_t length, std::vector<uint8_t>& out) const;
+  /// page_statistics, read from the file on the first call for the chunk, then from page_stats_.
+  std::shared_ptr<const std::vector<PageStatistics>> shared_page_statistics(size_t row_group, size_t column) const;
+  std::vector<PageStatistics> read_page_statistics(size_t row_group, size_t column) const;
 
   std::string path_;
   std::shared_ptr<parquet::RandomAccessFile> file_;
@@ -118,6 +124,8 @@ class ParquetFile {
   std::vector<size_t> readable_;  ///< schema index -> index in mapping_.columns
   SchemaPtr schema_;
   std::vector<UnreadableColumn> unreadable_;
+  mutable std::mutex page_stats_mutex_;
+  mutable std::map<std::pair<size_t, size_t>, std::shared_ptr<const std::vector<PageStatistics>>> page_stats_;
 };
 
 using ParquetFilePtr = std::shared_ptr<const ParquetFile>;
