@@ -1,4 +1,5 @@
 #include "exec/expr/evaluate.hpp"
+#include "exec/ops/common/join_condition.hpp"
 #include "exec/ops/hash_join/hash_join.hpp"
 #include "exec/ops/nested_loop_join/nested_loop_join.hpp"
 #include "exec/ops/project/project.hpp"
@@ -71,11 +72,7 @@ PlanBuilder::Open PlanBuilder::build_join(const plan::LogicalJoin& join) {
   if (!gpu) note_cpu(join);
   if (condition) {
 #if KESTREL_WITH_CUDA
-    if (gpu) {
-      spec.condition = [condition](const Batch& joined, ExecContext& ctx) {
-        return evaluate_gpu(*condition, joined, joined.stream(), *ctx.device_mr);
-      };
-    }
+    if (gpu) set_gpu_join_condition(spec, condition);
 #endif
     if (!gpu) {
       spec.condition = [condition](const Batch& joined, ExecContext& ctx) {

@@ -56,6 +56,8 @@ std::optional<DeviceInfo> usable_device(std::string* reason) {
 
 void set_device(int ordinal) { KESTREL_CUDA_CHECK(cudaSetDevice(ordinal)); }
 
+void synchronize_device() { KESTREL_CUDA_CHECK(cudaDeviceSynchronize()); }
+
 #else
 
 bool built_with_cuda() { return false; }
@@ -65,6 +67,7 @@ std::optional<DeviceInfo> usable_device(std::string* reason) {
   return std::nullopt;
 }
 void set_device(int) { throw NotImplemented("this build of Kestrel has no GPU support"); }
+void synchronize_device() {}
 
 #endif
 

@@ -31,4 +31,7 @@ std::optional<DeviceInfo> usable_device(std::string* reason = nullptr);
 /// Makes `ordinal` current for the calling thread.
 void set_device(int ordinal);
 
+/// Waits until all work queued on the current device, on every stream, has completed.
+void synchronize_device();
+
 }  // namespace kestrel::gpu

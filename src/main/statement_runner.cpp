@@ -9,6 +9,7 @@
 
 #include "catalog/loaded_table.hpp"
 #include "exec/plan_builder.hpp"
+#include "gpu/device.hpp"
 #include "gpu/memory_resource.hpp"
 #include "main/copy_statement.hpp"
 #include "planner/binder/binder.hpp"
@@ -78,6 +79,8 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
   state.device_pool->set_budget(state.settings.gpu_memory_bytes());
   ctx.device_mr = state.device_pool.get();
   state.device_pool->reset_peak();
+  // Every stream of earlier queries has finished: memory they freed, or the cache retired, is safe to reuse.
+  gpu::synchronize_device();
   // Default: at most kDefaultGpuStreams drivers. More drivers mostly wait on each other's host synchronizations
   // (TPC-H SF100 on an H200, hot: 2.81 s with 4 streams, 3.33 s with 16).
   if (state.settings.gpu_streams() > 0) {
@@ -93,6 +96,7 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
   if (budget == 0) budget = state.device_memory / 2;
   if (!state.table_cache) state.table_cache = std::make_unique<exec::DeviceTableCache>(*state.device_pool, budget);
   state.table_cache->set_budget(budget);
+  state.table_cache->begin_query();
   ctx.table_cache = state.table_cache.get();
 }
 

@@ -159,14 +159,6 @@ inline plan::ExprPtr val_greater_condition() {
                               plan::make_column_ref(6, TypeId::kBigInt, "bval")});
 }
 
-/// The same condition for the GPU: evaluate_gpu on the device pair batch.
-inline exec::JoinCondition gpu_condition(const plan::ExprPtr& expr) {
-  if (!expr) return {};
-  return [expr](const Batch& joined, exec::ExecContext& ctx) {
-    return exec::evaluate_gpu(*expr, joined, joined.stream(), *ctx.device_mr);
-  };
-}
-
 /// Every join type the operators implement (cross only for nested loops).
 inline std::vector<plan::JoinType> keyed_join_types() {
   using plan::JoinType;

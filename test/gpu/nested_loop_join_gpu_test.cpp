@@ -33,7 +33,11 @@ class NestedLoopJoinGpuTest : public GpuTest {
     exec::JoinSpec s;
     s.type = c.type;
     s.null_aware = c.null_aware;
-    s.condition = gpu ? gpu_condition(c.condition) : exec::make_join_condition(c.condition);
+    if (gpu) {
+      exec::set_gpu_join_condition(s, c.condition);  // as the planner does: only the condition's columns gathered
+    } else {
+      s.condition = exec::make_join_condition(c.condition);
+    }
     return s;
   }
 

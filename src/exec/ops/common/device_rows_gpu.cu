@@ -79,6 +79,11 @@ __global__ void rebase_offsets_kernel(const int64_t* src, size_t rows, int64_t b
   KESTREL_GRID_LOOP(i, rows + 1) { dst[i] = src[i] - src[0] + base; }
 }
 
+/// dst[i] = value for i <= rows (the offsets of a part of empty strings).
+__global__ void fill_offsets_kernel(size_t rows, int64_t value, int64_t* dst) {
+  KESTREL_GRID_LOOP(i, rows + 1) { dst[i] = value; }
+}
+
 /// dst[i] = src[i] + base for valid rows, 0 for NULL rows (whose index may be anything).
 __global__ void offset_indices_kernel(const int32_t* src, const uint8_t* validity, size_t rows, int32_t base,
                                       int32_t* dst) {
@@ -181,7 +186,15 @@ ColumnPtr concat_strings(const std::vector<const Column*>& cols, const LogicalTy
   size_t byte_at = 0;
   for (size_t p = 0; p < cols.size(); ++p) {
     const Column& c = *cols[p];
-    if (c.length() == 0 || !c.offsets()) continue;
+    if (c.length() == 0) continue;
+    if (!c.offsets()) {
+      // A part without offsets (every row NULL or empty) still takes its rows: empty strings at byte_at.
+      fill_offsets_kernel<<<blocks_for(c.length() + 1), kThreads, 0, stream.handle()>>>(
+          c.length(), static_cast<int64_t>(byte_at), offsets->as<int64_t>() + row_at);
+      KESTREL_CUDA_CHECK_LAUNCH();
+      row_at += c.length();
+      continue;
+    }
     // Each part writes offsets [row_at, row_at + n]; the next part overwrites the shared last entry with the
     // same value, and the writes are ordered on one stream.
     rebase_offsets_kernel<<<blocks_for(c.length() + 1), kThreads, 0, stream.handle()>>>(

@@ -1,7 +1,14 @@
 #include "exec/ops/common/join_condition.hpp"
 
+#include <map>
+#include <set>
+
 #include "common/check.hpp"
 #include "exec/expr/evaluate.hpp"
+#include "planner/expression_utils.hpp"
+#if KESTREL_WITH_CUDA
+#include "exec/expr/evaluate_gpu.hpp"
+#endif
 
 namespace kestrel::exec {
 
@@ -14,5 +21,22 @@ JoinCondition make_join_condition(plan::ExprPtr condition) {
     return evaluate(*condition, joined, eval);
   };
 }
+
+#if KESTREL_WITH_CUDA
+void set_gpu_join_condition(JoinSpec& spec, const plan::ExprPtr& condition) {
+  spec.condition = {};
+  spec.condition_columns.clear();
+  if (!condition) return;
+  KESTREL_CHECK_EQ(condition->type.id(), TypeId::kBoolean);
+  const std::set<size_t> used = plan::referenced_columns(*condition);
+  spec.condition_columns.assign(used.begin(), used.end());
+  std::map<size_t, size_t> position;
+  for (size_t c : spec.condition_columns) position.emplace(c, position.size());
+  plan::ExprPtr compact = plan::remap_columns(condition, [&](size_t i) { return position.at(i); });
+  spec.condition = [compact](const Batch& joined, ExecContext& ctx) {
+    return evaluate_gpu(*compact, joined, joined.stream(), *ctx.device_mr);
+  };
+}
+#endif
 
 }  // namespace kestrel::exec

@@ -11,4 +11,9 @@ namespace kestrel::exec {
 /// expression evaluator; a null `condition` gives an empty callback (every pair qualifies).
 JoinCondition make_join_condition(plan::ExprPtr condition);
 
+/// GPU joins (builds with CUDA only): sets spec.condition to evaluate `condition` (BOOLEAN over the pair columns,
+/// probe then build) with the GPU evaluator, and spec.condition_columns to the columns it reads, renumbering the
+/// condition over them, so the joins gather only those columns for candidate pairs. A null `condition` clears both.
+void set_gpu_join_condition(JoinSpec& spec, const plan::ExprPtr& condition);
+
 }  // namespace kestrel::exec

@@ -21,6 +21,9 @@ using JoinCondition = std::function<ColumnPtr(const Batch& joined, ExecContext& 
 struct JoinSpec {
   plan::JoinType type = plan::JoinType::kInner;
   JoinCondition condition;  ///< empty: every candidate pair qualifies
+  /// GPU joins: when not empty, the pair columns (probe then build numbering) the condition reads, ascending; the
+  /// condition is then called on a batch of just these columns, so candidate pairs gather only them.
+  std::vector<size_t> condition_columns;
   /// NOT IN / IN semantics for anti and mark joins: a row without a match whose comparison is unknown gets NULL
   /// (mark) or is dropped (anti).
   bool null_aware = false;

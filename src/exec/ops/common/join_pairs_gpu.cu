@@ -165,10 +165,36 @@ Batch gather_pairs_gpu(const Batch& probe, const Batch& build, const uint32_t* p
   return Batch(pair_schema, std::move(columns), count, gpu::MemoryKind::kDevice, stream);
 }
 
+namespace {
+
+/// The columns `columns` (ascending, below `first` + side.num_columns()) of one side, numbered from `first`.
+Batch side_columns(const Batch& side, size_t first, const std::vector<size_t>& columns) {
+  std::vector<Field> fields;
+  std::vector<ColumnPtr> picked;
+  for (size_t c : columns) {
+    if (c < first || c >= first + side.num_columns()) continue;
+    fields.push_back(side.schema()->field(c - first));
+    picked.push_back(side.column(c - first));
+  }
+  return Batch(std::make_shared<Schema>(std::move(fields)), std::move(picked), side.num_rows(),
+               gpu::MemoryKind::kDevice, side.stream());
+}
+
+}  // namespace
+
 ColumnPtr evaluate_pairs_gpu(const JoinCondition& condition, const SchemaPtr& pair_schema, const Batch& probe,
                              const Batch& build, const uint32_t* probe_rows, const uint32_t* build_rows, size_t count,
-                             gpu::Stream stream, ExecContext& ctx, Batch* joined) {
-  *joined = gather_pairs_gpu(probe, build, probe_rows, build_rows, count, pair_schema, stream, *ctx.device_mr);
+                             gpu::Stream stream, ExecContext& ctx, Batch* joined, const std::vector<size_t>& columns) {
+  if (columns.empty()) {
+    *joined = gather_pairs_gpu(probe, build, probe_rows, build_rows, count, pair_schema, stream, *ctx.device_mr);
+  } else {
+    // Only the condition's columns: a wide pair batch would be gathered for a few compared columns.
+    std::vector<Field> fields;
+    for (size_t c : columns) fields.push_back(pair_schema->field(c));
+    *joined = gather_pairs_gpu(side_columns(probe, 0, columns), side_columns(build, probe.num_columns(), columns),
+                               probe_rows, build_rows, count, std::make_shared<Schema>(std::move(fields)), stream,
+                               *ctx.device_mr);
+  }
   ColumnPtr verdict = condition(*joined, ctx);
   KESTREL_CHECK_MSG(verdict->type().id() == TypeId::kBoolean && !verdict->is_dictionary() && verdict->on_device(),
                     "a GPU join condition must evaluate to a plain BOOLEAN device column");
@@ -203,7 +229,7 @@ void ProbeBatchJoinerGpu::add(const uint32_t* probe_rows, const uint32_t* build_
   ColumnPtr verdict;
   if (spec_.condition) {
     verdict = evaluate_pairs_gpu(spec_.condition, pair_schema_, probe_, build_, probe_rows, build_rows, count,
-                                 stream_, ctx_, &joined);
+                                 stream_, ctx_, &joined, spec_.condition_columns);
   }
   const uint8_t* values = verdict ? verdict->data<uint8_t>() : nullptr;
   const uint8_t* validity = verdict ? validity_of(*verdict) : nullptr;
@@ -220,6 +246,16 @@ void ProbeBatchJoinerGpu::add(const uint32_t* probe_rows, const uint32_t* build_
   BufferPtr selected = device_buffer(count * sizeof(uint32_t), stream_, mr_);
   const size_t kept = gpu::select_true_rows(values, validity, count, selected->as<uint32_t>(), stream_, mr_);
   if (kept == 0) return;
+  if (!spec_.condition_columns.empty()) {
+    // `joined` holds only the condition's columns: gather the output columns of the kept pairs.
+    BufferPtr kept_probe = device_buffer(kept * sizeof(uint32_t), stream_, mr_);
+    BufferPtr kept_build = device_buffer(kept * sizeof(uint32_t), stream_, mr_);
+    gpu::gather_fixed(sizeof(uint32_t), probe_rows, selected->as<uint32_t>(), kept, kept_probe->data(), stream_);
+    gpu::gather_fixed(sizeof(uint32_t), build_rows, selected->as<uint32_t>(), kept, kept_build->data(), stream_);
+    out_.push_back(gather_pairs_gpu(probe_, build_, kept_probe->as<uint32_t>(), kept_build->as<uint32_t>(), kept,
+                                    output_schema_, stream_, mr_));
+    return;
+  }
   Batch rows = kept == count ? joined : gather_batch_gpu(joined, selected->as<uint32_t>(), kept, stream_, mr_);
   out_.push_back(Batch(output_schema_, rows.columns(), kept, gpu::MemoryKind::kDevice, stream_));
 }

@@ -26,10 +26,12 @@ Batch gather_pairs_gpu(const Batch& probe, const Batch& build, const uint32_t* p
                        size_t count, const SchemaPtr& pair_schema, gpu::Stream stream, gpu::MemoryResource& mr);
 
 /// Evaluates `condition` on the pairs (probe_rows[i], build_rows[i]), i < count, of device row ids: returns the
-/// plain BOOLEAN device column of verdicts; the gathered pair batch is stored in `*joined`.
+/// plain BOOLEAN device column of verdicts; the gathered pair batch is stored in `*joined`. With `columns` not
+/// empty (JoinSpec::condition_columns) only those pair columns are gathered, and `*joined` holds just them.
 ColumnPtr evaluate_pairs_gpu(const JoinCondition& condition, const SchemaPtr& pair_schema, const Batch& probe,
                              const Batch& build, const uint32_t* probe_rows, const uint32_t* build_rows, size_t count,
-                             gpu::Stream stream, ExecContext& ctx, Batch* joined);
+                             gpu::Stream stream, ExecContext& ctx, Batch* joined,
+                             const std::vector<size_t>& columns = {});
 
 /// flags[probe_rows[i]] = 1 for every pair i < count whose `verdict` is TRUE (device arrays).
 void flag_true_pairs_gpu(const uint32_t* probe_rows, const Column& verdict, size_t count, uint8_t* flags,

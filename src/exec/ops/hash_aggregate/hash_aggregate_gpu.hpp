@@ -3,9 +3,10 @@
 /// batches that the operator (hash_aggregate_gpu_op.hpp) composes, and as one call for a single batch.
 ///
 /// Method (exact): the rows are sorted by their keys (any device key type: VARCHAR plain or dictionary, int128
-/// DECIMAL, DOUBLE, INTERVAL...; NULL keys group together) or, for the partial aggregation of a batch with few
-/// groups, numbered by a hash table and radix sorted by that number; groups are runs of equal keys, and each group
-/// (cut into runs of at most 8192 rows in partial aggregation) is reduced by one thread block. The intermediate states have exactly the layout of the CPU's partial
+/// DECIMAL, DOUBLE, INTERVAL...; NULL keys group together) or, for the partial aggregation of a batch, numbered by
+/// a hash table (2^16 slots for few groups, twice the rows for many) and radix sorted by that number; groups are
+/// runs of equal keys, and each group (cut into runs of at most 8192 rows in partial aggregation) is reduced by one
+/// thread block. The intermediate states have exactly the layout of the CPU's partial
 /// mode ([keys..., aggregate_state_types of each aggregate...]), so partial results of one batch merge like the
 /// CPU's: counts add, sums add (int64/int128 exactly, with the CPU's overflow errors), min/max/any_value keep a
 /// winning row. DISTINCT aggregates run over the distinct (keys..., argument) rows. Results equal the CPU's bit
@@ -42,7 +43,7 @@ namespace aggregate_gpu_detail {
 /// non-DISTINCT `aggregates`. With `max_group_rows` > 0 a big group is split into runs of at most that many rows,
 /// so a key may appear on several rows (merge_states combines them); with 0 every group is one row. With
 /// `try_hash` null or false the groups come in ascending key order; with *try_hash true they are found with a hash
-/// table when there are few (in no particular order), and *try_hash turns false when there were too many.
+/// table (in no particular order), and *try_hash turns false when the table could not hold them.
 /// Needs rows when there are no group columns.
 Batch partial_states(const Batch& input, const std::vector<size_t>& group_columns,
                      const std::vector<AggregateSpec>& aggregates, size_t max_group_rows, bool* try_hash,

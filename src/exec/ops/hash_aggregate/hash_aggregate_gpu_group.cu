@@ -1,6 +1,6 @@
 /// Grouping of the rows of a device batch: by sorting them by their keys (sort_rows_gpu; group starts where
-/// neighbours differ by rows_equal with NULL equal to NULL), or, for few groups, by a hash table that numbers the
-/// groups followed by a radix sort of the row ids by group number. Group starts are compacted with CUB.
+/// neighbours differ by rows_equal with NULL equal to NULL), or by a hash table that numbers the groups (a small
+/// table for few groups, one of twice the rows for many) followed by a radix sort of the row ids by group number. Group starts are compacted with CUB.
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -42,9 +42,11 @@ __global__ void boundary_kernel(DeviceKeys keys, const uint32_t* perm, size_t ro
   }
 }
 
-/// Slots of the hash grouping table (a power of two); more than half of them taken means too many groups.
-constexpr uint32_t kHashSlots = 1u << 16;
-constexpr int kHashSlotBits = 16;
+/// Slots of the first hash grouping table tried (a power of two); more than half of them taken means too many groups
+/// for it, and a table of at least twice the rows is tried next (its slot numbers need more radix sort passes).
+constexpr int kSmallTableBits = 16;
+/// The biggest table tried (2^31 slots would not fit the uint32 slot numbers with kEmptySlot reserved).
+constexpr int kMaxTableBits = 30;
 constexpr uint32_t kEmptySlot = 0xffffffffu;
 /// Probes after which a row gives up (the hash grouping then fails and the caller sorts instead).
 constexpr int kMaxProbes = 64;
@@ -52,13 +54,13 @@ constexpr int kMaxProbes = 64;
 /// slot_of[row] = the slot of the table (open addressing, linear probing) whose representative row has row's keys;
 /// the first row of a group claims an empty slot with atomicCAS. Sets *failed (and stops early) when more than
 /// `limit` slots are taken or a row finds no slot within kMaxProbes probes.
-__global__ void hash_insert_kernel(DeviceKeys keys, size_t rows, uint32_t* table, uint32_t* slot_of,
-                                   unsigned int* claimed, unsigned int limit, int* failed) {
+__global__ void hash_insert_kernel(DeviceKeys keys, size_t rows, uint32_t* table, uint32_t slot_mask,
+                                   uint32_t* slot_of, unsigned int* claimed, unsigned int limit, int* failed) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     if (*static_cast<volatile int*>(failed) != 0) return;
     const uint32_t row = static_cast<uint32_t>(i);
-    uint32_t slot = static_cast<uint32_t>(device_rows::hash_row(keys, row)) & (kHashSlots - 1);
+    uint32_t slot = static_cast<uint32_t>(device_rows::hash_row(keys, row)) & slot_mask;
     bool placed = false;
     for (int probe = 0; probe < kMaxProbes && !placed; ++probe) {
       uint32_t holder = *static_cast<volatile uint32_t*>(&table[slot]);
@@ -73,7 +75,7 @@ __global__ void hash_insert_kernel(DeviceKeys keys, size_t rows, uint32_t* table
       if (device_rows::rows_equal(keys, holder, keys, row, true)) {
         placed = true;
       } else {
-        slot = (slot + 1) & (kHashSlots - 1);
+        slot = (slot + 1) & slot_mask;
       }
     }
     if (!placed) {
@@ -124,24 +126,39 @@ GroupLayout Grouping::layout() const {
 
 namespace {
 
-/// Sorts the row ids of `out` by group number with the hash table; false (nothing written) when the batch has too
-/// many groups for it. Synchronizes `stream` once, for the failure flag. out.perm must have room for the rows.
-bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, Grouping& out, uint8_t* flags,
-                    gpu::Stream stream, gpu::MemoryResource& mr) {
-  BufferPtr table = device_buffer(kHashSlots * sizeof(uint32_t), stream, mr);
-  gpu::fill_bytes(table->data(), gpu::MemoryKind::kDevice, 0xff, kHashSlots * sizeof(uint32_t), stream);
+/// Numbers the rows' groups with a hash table of 2^table_bits slots (slot_of[row] = its group's slot); false when
+/// more than half the slots were taken or a row found no slot. Synchronizes `stream` once, for the failure flag.
+bool hash_number_rows(const DeviceKeys& keys, size_t rows, int table_bits, uint32_t* slot_of, gpu::Stream stream,
+                      gpu::MemoryResource& mr) {
+  const size_t slots = size_t{1} << table_bits;
+  BufferPtr table = device_buffer(slots * sizeof(uint32_t), stream, mr);
+  gpu::fill_bytes(table->data(), gpu::MemoryKind::kDevice, 0xff, slots * sizeof(uint32_t), stream);
   BufferPtr state = device_buffer(2 * sizeof(int), stream, mr);  // [claimed slots, failed]
   gpu::fill_bytes(state->data(), gpu::MemoryKind::kDevice, 0, 2 * sizeof(int), stream);
-  BufferPtr slot_of = device_buffer(rows * sizeof(uint32_t), stream, mr);
   hash_insert_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(
-      keys, rows, table->as<uint32_t>(), slot_of->as<uint32_t>(), state->as<unsigned int>(), kHashSlots / 2,
-      state->as<int>() + 1);
+      keys, rows, table->as<uint32_t>(), static_cast<uint32_t>(slots - 1), slot_of, state->as<unsigned int>(),
+      static_cast<unsigned int>(slots / 2), state->as<int>() + 1);
   KESTREL_CUDA_CHECK_LAUNCH();
   int failed = 0;
   // Whether the table held the groups decides the method (copy_bytes to the host waits for the kernel).
   gpu::copy_bytes(&failed, gpu::MemoryKind::kHost, state->as<int>() + 1, gpu::MemoryKind::kDevice, sizeof(int),
                   stream);
-  if (failed != 0) return false;
+  return failed == 0;
+}
+
+/// Sorts the row ids of `out` by group number with a hash table: first one of 2^16 slots (few groups, two radix
+/// passes), then, when the batch has more groups, one of at least twice the rows. False (nothing written) when
+/// neither held the groups. out.perm must have room for the rows.
+bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, Grouping& out, uint8_t* flags,
+                    gpu::Stream stream, gpu::MemoryResource& mr) {
+  BufferPtr slot_of = device_buffer(rows * sizeof(uint32_t), stream, mr);
+  int table_bits = kSmallTableBits;
+  if (!hash_number_rows(keys, rows, table_bits, slot_of->as<uint32_t>(), stream, mr)) {
+    table_bits = kSmallTableBits + 1;
+    while (table_bits < kMaxTableBits && (size_t{1} << table_bits) < 2 * rows) ++table_bits;
+    if ((size_t{1} << table_bits) < 2 * rows) return false;
+    if (!hash_number_rows(keys, rows, table_bits, slot_of->as<uint32_t>(), stream, mr)) return false;
+  }
   BufferPtr ids = device_buffer(rows * sizeof(uint32_t), stream, mr);
   BufferPtr sorted_slots = device_buffer(rows * sizeof(uint32_t), stream, mr);
   iota_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(ids->as<uint32_t>(), rows);
@@ -151,12 +168,12 @@ bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, 
   KESTREL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, slot_of->as<uint32_t>(),
                                                      sorted_slots->as<uint32_t>(), ids->as<uint32_t>(),
                                                      out.perm->as<uint32_t>(), static_cast<int>(rows), 0,
-                                                     kHashSlotBits, stream.handle()));
+                                                     table_bits, stream.handle()));
   BufferPtr temp = device_buffer(temp_bytes, stream, mr);
   KESTREL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp->data(), temp_bytes, slot_of->as<uint32_t>(),
                                                      sorted_slots->as<uint32_t>(), ids->as<uint32_t>(),
                                                      out.perm->as<uint32_t>(), static_cast<int>(rows), 0,
-                                                     kHashSlotBits, stream.handle()));
+                                                     table_bits, stream.handle()));
   slot_boundary_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(sorted_slots->as<uint32_t>(), rows,
                                                                            max_group_rows, flags);
   KESTREL_CUDA_CHECK_LAUNCH();

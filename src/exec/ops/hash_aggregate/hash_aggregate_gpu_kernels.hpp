@@ -41,11 +41,13 @@ struct Grouping {
 /// Finds the groups of the rows of `batch` by the key columns `keys` (at least one; NULL keys equal). Rows of one
 /// group keep their input order. With `try_hash` null or false the rows are sorted by their keys and the groups
 /// come in ascending key order. With *try_hash true a hash table numbers the groups first and the rows are radix
-/// sorted by group number (groups in no particular order; much faster for few groups); when the batch has too many
-/// groups for the table (32768) it falls back to sorting and sets *try_hash to false, so a caller can stop trying.
+/// sorted by group number (groups in no particular order; much faster than a key sort, above all for string keys):
+/// a table of 2^16 slots first, one of at least twice the rows when more than 32768 groups fill the first. When
+/// neither holds the groups (a probe sequence too long) it falls back to sorting and sets *try_hash to false, so a
+/// caller can stop trying.
 /// With `max_group_rows` > 0 a group of more rows is cut into runs of at most that many positions (for partial
 /// aggregation, where a key may repeat: it spreads a big group over many blocks). Synchronizes `stream` once for
-/// the number of groups, and once more when it tries the hash table.
+/// the number of groups, and once or twice more when it tries the hash tables.
 Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, bool* try_hash,
                     gpu::Stream stream, gpu::MemoryResource& mr);
 

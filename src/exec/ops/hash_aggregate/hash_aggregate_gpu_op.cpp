@@ -38,7 +38,7 @@ SchemaPtr keys_and(const Schema& input, const std::vector<size_t>& group_columns
 
 struct HashAggregateSinkGpu::Local final : LocalState {
   gpu::Stream stream;     ///< the stream the batches below were produced on (host: none yet)
-  bool try_hash = true;  ///< whether grouping by hash table still pays (false once a batch had too many groups)
+  bool try_hash = true;  ///< whether grouping by hash table still works (false once a batch's groups did not fit)
   std::vector<Batch> states;
   std::vector<std::vector<Batch>> distinct;
 };
@@ -154,7 +154,13 @@ void HashAggregateSourceGpu::read(size_t morsel, ExecContext& ctx, std::vector<B
   const size_t first = morsel * morsel_rows_;
   KESTREL_CHECK_LT(first, result.num_rows());
   const size_t count = std::min(morsel_rows_, result.num_rows() - first);
-  out.push_back(slice_batch_gpu(result, first, count, gpu::driver_stream(), *ctx.device_mr));
+  const gpu::Stream stream = gpu::driver_stream();
+  if (count == result.num_rows()) {
+    // The whole result (finalize waited for it) continues on this driver's stream, as the slices do.
+    out.push_back(Batch(result.schema(), result.columns(), count, gpu::MemoryKind::kDevice, stream));
+    return;
+  }
+  out.push_back(slice_batch_gpu(result, first, count, stream, *ctx.device_mr));
 }
 
 }  // namespace kestrel::exec

@@ -196,7 +196,7 @@ BufferPtr HashJoinProbeGpu::null_aware_unknown(const Batch& input, const DeviceK
   auto flag_step = [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
     Batch joined;
     ColumnPtr verdict = evaluate_pairs_gpu(spec_.condition, pair_schema_, input, build_->rows(), probe_rows,
-                                           build_rows, count, stream, ctx, &joined);
+                                           build_rows, count, stream, ctx, &joined, spec_.condition_columns);
     flag_true_pairs_gpu(probe_rows, *verdict, count, unknown->as<uint8_t>(), stream);
   };
   join_gpu::for_each_candidate_step(candidates, n, step_pairs_, stream, mr, flag_step);

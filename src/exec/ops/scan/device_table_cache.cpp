@@ -21,6 +21,7 @@ Batch DeviceTableCache::read(const catalog::TablePtr& table, const std::vector<s
         continue;
       }
       lru_.splice(lru_.begin(), lru_, it->second.lru);
+      it->second.query = query_;
       columns[i] = it->second.column;
       rows = it->second.column->length();
       have_rows = true;
@@ -43,7 +44,7 @@ Batch DeviceTableCache::read(const catalog::TablePtr& table, const std::vector<s
         const size_t bytes = column->byte_size();
         if (entries_.count(key) != 0 || bytes > budget_) continue;
         lru_.push_front(key);
-        entries_.emplace(key, Entry{table, column, bytes, lru_.begin()});
+        entries_.emplace(key, Entry{table, column, bytes, lru_.begin(), query_});
         stats_.bytes += bytes;
       }
       evict_locked();
@@ -56,6 +57,7 @@ void DeviceTableCache::evict_locked() {
   while (stats_.bytes > budget_ && !lru_.empty()) {
     auto it = entries_.find(lru_.back());
     stats_.bytes -= it->second.bytes;
+    drop_locked(it->second);
     entries_.erase(it);
     lru_.pop_back();
     ++stats_.evictions;
@@ -63,8 +65,19 @@ void DeviceTableCache::evict_locked() {
   stats_.entries = entries_.size();
 }
 
+void DeviceTableCache::drop_locked(Entry& entry) {
+  if (entry.query == query_) retired_.push_back(std::move(entry.column));
+}
+
+void DeviceTableCache::begin_query() {
+  std::lock_guard lock(mutex_);
+  ++query_;
+  retired_.clear();
+}
+
 void DeviceTableCache::clear() {
   std::lock_guard lock(mutex_);
+  for (auto& [key, entry] : entries_) drop_locked(entry);
   entries_.clear();
   lru_.clear();
   stats_.bytes = 0;

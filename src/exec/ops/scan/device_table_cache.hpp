@@ -30,6 +30,9 @@ class DeviceTableCache {
   Batch read(const catalog::TablePtr& table, const std::vector<size_t>& morsels, const catalog::ScanSpec& spec,
              const SchemaPtr& schema, gpu::Stream stream);
 
+  /// Starts a query. The caller has waited for all device work (gpu::synchronize_device): columns evicted during
+  /// the previous query are released now.
+  void begin_query();
   /// Drops every entry (memory returns once running queries release their batches).
   void clear();
   void set_budget(size_t bytes);
@@ -50,8 +53,13 @@ class DeviceTableCache {
     ColumnPtr column;
     size_t bytes = 0;
     std::list<Key>::iterator lru;
+    uint64_t query = 0;  ///< the last query (begin_query count) that read it
   };
   void evict_locked();
+  /// Drops an entry's column: at once when no stream of the running query read it, else at the next begin_query.
+  /// A cached column is freed on the stream of the query that read it first (its buffers' allocation stream) while
+  /// other drivers' streams may still be reading it: only the end of the query orders it after all of them.
+  void drop_locked(Entry& entry);
 
   gpu::MemoryResource& mr_;
   size_t budget_;
@@ -59,6 +67,8 @@ class DeviceTableCache {
   std::map<Key, Entry> entries_;
   std::list<Key> lru_;  ///< most recently used first
   Stats stats_;
+  uint64_t query_ = 0;
+  std::vector<ColumnPtr> retired_;  ///< evicted while the running query may read them
 };
 
 }  // namespace kestrel::exec
