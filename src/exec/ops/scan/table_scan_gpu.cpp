@@ -1,6 +1,8 @@
 #include "exec/ops/scan/table_scan_gpu.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <future>
 #include <unordered_map>
 
 #include "exec/ops/common/device_rows.hpp"
@@ -13,12 +15,28 @@ namespace kestrel::exec {
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr) {
+  std::vector<Batch> hosts(morsels.size());
+  std::atomic<size_t> next{0};
+  auto decode = [&] {
+    for (size_t i = next.fetch_add(1); i < morsels.size(); i = next.fetch_add(1)) {
+      hosts[i] = table.read_morsel(morsels[i], spec);
+    }
+  };
+  {
+    // The helpers' futures wait for them (also when decode throws here first); get() rethrows their errors.
+    std::vector<std::future<void>> helpers;
+    for (size_t t = 1; t < std::min(morsels.size(), kGpuScanDecodeThreads); ++t) {
+      helpers.push_back(std::async(std::launch::async, decode));
+    }
+    decode();
+    for (auto& h : helpers) h.get();
+  }
   std::vector<Batch> parts;
   SchemaPtr read_schema = schema;
-  for (size_t morsel : morsels) {
-    Batch host = table.read_morsel(morsel, spec);
+  for (Batch& host : hosts) {
     if (!read_schema) read_schema = host.schema();
     parts.push_back(copy_batch(host, mr, stream));
+    host = Batch();
   }
   if (parts.size() == 1) {
     const Batch& b = parts.front();

@@ -15,10 +15,13 @@ namespace kestrel::exec {
 /// Rows the GPU scan aims at per batch: at least kGpuScanRows, up to kGpuScanMaxRows for tables big enough to give
 /// every driver two batches of that size.
 inline constexpr size_t kGpuScanRows = size_t{1} << 22;
-inline constexpr size_t kGpuScanMaxRows = size_t{1} << 24;
+inline constexpr size_t kGpuScanMaxRows = size_t{1} << 25;
+/// Threads that decode the morsels of one group on the host (a driver decodes its group with this many: GPU
+/// pipelines have few drivers).
+inline constexpr size_t kGpuScanDecodeThreads = 4;
 
-/// The morsels `morsels` of `table` (columns `spec.columns`) read on the host, copied into `mr` on `stream` and
-/// concatenated into one device batch (named by `schema`, or by the table's read schema when null).
+/// The morsels `morsels` of `table` (columns `spec.columns`) read on the host (up to kGpuScanDecodeThreads at a
+/// time), copied into `mr` on `stream` and concatenated into one device batch (named by `schema`, or by the table's read schema when null).
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr);
