@@ -6,7 +6,8 @@ tpchgen-cli, best of N runs each, the same thread count for both. Writes results
     .venv/bin/python bench/tpch/run.py --sf 1 --threads 2 --runs 3 --device cpu --out bench/results/sf1-cpu
 
 Kestrel runs every query N times in one process and reports its own per-statement times (--timing); DuckDB runs
-in this process with views over the same files (--duckdb-tables memory: loaded into in-memory tables first).
+in this process with views over the same files (--duckdb-tables memory: loaded into compressed in-memory tables
+first, after Kestrel's runs with --one-process).
 Results are checked against each other (row counts) so a fast wrong answer does not count.
 
 On the GPU (--device gpu) Kestrel is timed twice per query: hot (one untimed run fills the GPU table cache, then
@@ -100,6 +101,27 @@ def run_kestrel_session(binary, data, device, threads, queries, runs, timeout, s
     return results
 
 
+def load_duckdb_memory(con, data, chunk_rows):
+    """DuckDB in-memory tables, compressed (an in-memory database attached with COMPRESS, checkpointed): at SF100
+    uncompressed tables outgrow a 128 GB host and spill to disk. A table of more than `chunk_rows` rows is inserted
+    in slices of that many (by Parquet row number), each checkpointed, so the uncompressed peak stays bounded."""
+    con.execute("ATTACH ':memory:' AS bench (COMPRESS)")
+    con.execute("USE bench")
+    for table in tpch.TABLES:
+        path = data / (table + ".parquet")
+        rows = con.execute(f"SELECT count(*) FROM read_parquet('{path}')").fetchone()[0]
+        if rows <= chunk_rows:
+            con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{path}')")
+        else:
+            con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{path}') LIMIT 0")
+            for first in range(0, rows, chunk_rows):
+                con.execute(f"INSERT INTO {table} SELECT * EXCLUDE (file_row_number) FROM "
+                            f"read_parquet('{path}', file_row_number = true) "
+                            f"WHERE file_row_number >= {first} AND file_row_number < {first + chunk_rows}")
+                con.execute("CHECKPOINT bench")
+        con.execute("CHECKPOINT bench")
+
+
 def run_duckdb(con, sql, runs):
     best = None
     rows = 0
@@ -126,6 +148,10 @@ def main():
     parser.add_argument("--duckdb-tables", default="views", choices=["views", "memory"],
                         help="DuckDB reads views over the files, or tables loaded into memory first")
     parser.add_argument("--no-gpu-fallback", action="store_true")
+    parser.add_argument("--duckdb-runs", type=int, default=0, help="DuckDB's best of N (default: --runs)")
+    parser.add_argument("--duckdb-memory-limit", default="", help="DuckDB memory_limit, e.g. 100GB")
+    parser.add_argument("--duckdb-chunk-rows", type=int, default=200_000_000,
+                        help="memory tables: rows inserted (and compressed) at a time")
     parser.add_argument("--no-warm", action="store_true", help="on the GPU, time only hot runs")
     parser.add_argument("--one-process", action="store_true",
                         help="run all queries in one Kestrel process (the GPU table cache then stays filled between "
@@ -140,17 +166,6 @@ def main():
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    con = None
-    if not args.no_duckdb:
-        import duckdb
-        con = duckdb.connect()
-        con.execute(f"SET threads = {args.threads}")
-        kind = "TABLE" if args.duckdb_tables == "memory" else "VIEW"
-        start = time.perf_counter()
-        for table in tpch.TABLES:
-            con.execute(f"CREATE {kind} {table} AS SELECT * FROM read_parquet('{data / (table + '.parquet')}')")
-        print(f"duckdb: {kind.lower()}s created in {time.perf_counter() - start:.1f} s", flush=True)
-
     gpu = args.device == "gpu"
     extra = ["--no-gpu-fallback"] if args.no_gpu_fallback else []
     session_hot = session_warm = None
@@ -164,6 +179,28 @@ def main():
         else:
             session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
                                               args.timeout, extra_args=extra)
+        for q in queries:
+            t, _, peak, error = session_hot[q]
+            print(f"kestrel q{q:02d} {'failed: ' + error if error else f'{t:.3f} s'}"
+                  f"{f'  peak {peak} MiB' if peak is not None else ''}", flush=True)
+    # DuckDB loads its tables after the Kestrel sessions (with --one-process) so the two never hold the data in
+    # host memory at once.
+    con = None
+    if not args.no_duckdb:
+        import duckdb
+        con = duckdb.connect()
+        con.execute(f"SET threads = {args.threads}")
+        if args.duckdb_memory_limit:
+            con.execute(f"SET memory_limit = '{args.duckdb_memory_limit}'")
+        con.execute("SET preserve_insertion_order = false")
+        start = time.perf_counter()
+        if args.duckdb_tables == "memory":
+            load_duckdb_memory(con, data, args.duckdb_chunk_rows)
+        else:
+            for table in tpch.TABLES:
+                con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{data / (table + '.parquet')}')")
+        print(f"duckdb: {args.duckdb_tables} tables created in {time.perf_counter() - start:.1f} s", flush=True)
+    duckdb_runs = args.duckdb_runs or args.runs
     results = []
     for q in queries:
         sql = tpch.query_text(q)
@@ -181,7 +218,7 @@ def main():
         else:
             k_time, k_rows, _, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
                                                    args.timeout, extra_args=extra)
-        d_time, d_rows = run_duckdb(con, sql, args.runs) if con else (None, None)
+        d_time, d_rows = run_duckdb(con, sql, duckdb_runs) if con else (None, None)
         note = error or ("" if d_rows is None or k_rows == d_rows else f"rows {k_rows} vs duckdb {d_rows}")
         results.append({"query": f"q{q:02d}", "kestrel_s": k_time, "kestrel_warm_s": warm_time, "duckdb_s": d_time,
                         "gpu_peak_mib": peak, "note": note})
