@@ -299,7 +299,7 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
 }
 
 Batch merge_states(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
-                   gpu::Stream stream, gpu::MemoryResource& mr) {
+                   gpu::Stream stream, gpu::MemoryResource& mr, bool* try_hash) {
   std::vector<Reduction> reductions;
   size_t c = keys;
   for (const AggregateSpec& a : aggregates) {
@@ -326,7 +326,7 @@ Batch merge_states(const Batch& states, size_t keys, const std::vector<Aggregate
     c += width;
   }
   KESTREL_CHECK_EQ(c, states.num_columns());
-  return reduce_groups(states, first_columns(keys), 0, nullptr, reductions, stream, mr);
+  return reduce_groups(states, first_columns(keys), 0, try_hash, reductions, stream, mr);
 }
 
 Batch final_values(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
@@ -405,9 +405,9 @@ Batch final_values(const Batch& states, size_t keys, const std::vector<Aggregate
 }
 
 Batch distinct_rows(const Batch& input, const std::vector<size_t>& columns, gpu::Stream stream,
-                    gpu::MemoryResource& mr) {
+                    gpu::MemoryResource& mr, bool* try_hash) {
   KESTREL_CHECK(!columns.empty());
-  return reduce_groups(input, columns, 0, nullptr, {}, stream, mr);
+  return reduce_groups(input, columns, 0, try_hash, {}, stream, mr);
 }
 
 Batch empty_result(const SchemaPtr& output_schema, const std::vector<AggregateSpec>& aggregates, size_t keys,

@@ -50,17 +50,19 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
                      gpu::Stream stream, gpu::MemoryResource& mr);
 
 /// Merges intermediate states [keys (the first `keys` columns)..., states...] into one row per group, in ascending
-/// key order (same layout). Needs rows when `keys` is 0.
+/// key order (same layout). With *try_hash true the groups are found with a hash table instead, in no particular
+/// order (see partial_states). Needs rows when `keys` is 0.
 Batch merge_states(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
-                   gpu::Stream stream, gpu::MemoryResource& mr);
+                   gpu::Stream stream, gpu::MemoryResource& mr, bool* try_hash = nullptr);
 
 /// The final values of states with one row per group: [keys..., result of each aggregate...].
 Batch final_values(const Batch& states, size_t keys, const std::vector<AggregateSpec>& aggregates,
                    gpu::Stream stream, gpu::MemoryResource& mr);
 
-/// The distinct rows of the columns `columns` of `input` (NULL equal to NULL), in ascending order.
+/// The distinct rows of the columns `columns` of `input` (NULL equal to NULL), in ascending order; with *try_hash
+/// true in no particular order (found with a hash table, see partial_states).
 Batch distinct_rows(const Batch& input, const std::vector<size_t>& columns, gpu::Stream stream,
-                    gpu::MemoryResource& mr);
+                    gpu::MemoryResource& mr, bool* try_hash = nullptr);
 
 /// The result of an aggregation over no rows: without keys (`keys` 0) one row, count 0 and NULL for everything
 /// else; with keys no rows.

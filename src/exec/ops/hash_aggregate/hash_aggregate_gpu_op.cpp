@@ -1,6 +1,7 @@
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include "common/check.hpp"
 #include "common/error.hpp"
@@ -39,6 +40,8 @@ SchemaPtr keys_and(const Schema& input, const std::vector<size_t>& group_columns
 struct HashAggregateSinkGpu::Local final : LocalState {
   gpu::Stream stream;     ///< the stream the batches below were produced on (host: none yet)
   bool try_hash = true;  ///< whether grouping by hash table still works (false once a batch's groups did not fit)
+  bool try_hash_merge = true;           ///< the same for compacting the states
+  std::deque<bool> try_hash_distinct;   ///< the same per DISTINCT aggregate (a deque: its elements have addresses)
   std::vector<Batch> states;
   std::vector<std::vector<Batch>> distinct;
 };
@@ -79,19 +82,21 @@ bool HashAggregateSinkGpu::supports(const Schema& input_schema, const std::vecto
 std::unique_ptr<Sink::LocalState> HashAggregateSinkGpu::make_local_state(ExecContext&) {
   auto local = std::make_unique<Local>();
   local->distinct.resize(distinct_aggregates_.size());
+  local->try_hash_distinct.assign(distinct_aggregates_.size(), true);
   return local;
 }
 
 void HashAggregateSinkGpu::compact(std::vector<Batch>& partials, const std::vector<size_t>& key_columns, bool states,
-                                   gpu::Stream stream, gpu::MemoryResource& mr, size_t distinct_index) const {
+                                   gpu::Stream stream, gpu::MemoryResource& mr, size_t distinct_index,
+                                   bool* try_hash) const {
   if (partials.size() < kCompactAfter) return;
   size_t later_rows = 0;
   for (size_t i = 1; i < partials.size(); ++i) later_rows += partials[i].num_rows();
   if (later_rows < partials[0].num_rows()) return;
   const SchemaPtr& schema = states ? state_schema_ : distinct_schemas_[distinct_index];
   Batch all = concat_batches_gpu(partials, schema, stream, mr);
-  Batch merged = states ? merge_states(all, group_columns_.size(), state_aggregates_, stream, mr)
-                        : distinct_rows(all, key_columns, stream, mr);
+  Batch merged = states ? merge_states(all, group_columns_.size(), state_aggregates_, stream, mr, try_hash)
+                        : distinct_rows(all, key_columns, stream, mr, try_hash);
   partials.clear();
   partials.push_back(std::move(merged));
 }
@@ -107,12 +112,13 @@ void HashAggregateSinkGpu::consume(LocalState& local, size_t, size_t, Batch batc
   gpu::MemoryResource& mr = *ctx.device_mr;
   const size_t keys = group_columns_.size();
   l.states.push_back(partial_states(batch, group_columns_, state_aggregates_, kPartialGroupRows, &l.try_hash, stream, mr));
-  compact(l.states, first_columns(keys), true, stream, mr, 0);
+  compact(l.states, first_columns(keys), true, stream, mr, 0, &l.try_hash_merge);
   for (size_t d = 0; d < distinct_aggregates_.size(); ++d) {
     std::vector<size_t> columns = group_columns_;
     columns.push_back(*aggregates_[distinct_aggregates_[d]].argument);
-    l.distinct[d].push_back(distinct_rows(batch, columns, stream, mr));
-    compact(l.distinct[d], first_columns(keys + 1), false, stream, mr, d);
+    // Per batch and in compaction the distinct rows may come in any order: finalize sorts them.
+    l.distinct[d].push_back(distinct_rows(batch, columns, stream, mr, &l.try_hash_distinct[d]));
+    compact(l.distinct[d], first_columns(keys + 1), false, stream, mr, d, &l.try_hash_distinct[d]);
   }
 }
 

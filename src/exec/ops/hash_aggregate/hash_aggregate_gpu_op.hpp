@@ -49,9 +49,10 @@ class HashAggregateSinkGpu final : public Sink {
   struct Local;
 
   /// Merges `partials` into one batch when they pile up (at least kCompactAfter batches holding at least as many
-  /// rows as the first), so that few groups keep few rows.
+  /// rows as the first), so that few groups keep few rows. Groups are found by hash while *try_hash holds (the
+  /// order of partial rows does not matter: finalize sorts by the keys).
   void compact(std::vector<Batch>& partials, const std::vector<size_t>& key_columns, bool states, gpu::Stream stream,
-               gpu::MemoryResource& mr, size_t distinct_index) const;
+               gpu::MemoryResource& mr, size_t distinct_index, bool* try_hash) const;
 
   SchemaPtr input_schema_;
   std::vector<size_t> group_columns_;
