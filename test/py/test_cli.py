@@ -120,3 +120,20 @@ def test_device_gpu_without_gpu_fails_cleanly(run_kestrel, gpu_usable):
     result = run_kestrel("--device", "gpu", "-c", "SELECT 1")
     assert result.returncode != 0, result.describe()
     assert "GPU" in result.stderr, result.describe()
+
+
+def test_explain_analyze_reports_steps_and_pipeline_phases(run_kestrel):
+    sql = ("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'a')) AS v(i, s); "
+           "EXPLAIN ANALYZE SELECT s, count(*) FROM t WHERE i > 1 GROUP BY s")
+    result = run_kestrel("--device", "cpu", "--format", "csv", "-c", sql)
+    assert result.returncode == 0, result.describe()
+    pipelines = re.findall(r"Pipeline (\d+)[^,]*, ([0-9.]+) ms \(prepare ([0-9.]+), (\d+) drivers? ([0-9.]+), "
+                           r"finalize ([0-9.]+)\)", result.stdout)
+    assert len(pipelines) >= 2, result.describe()
+    for _, wall, prepare, drivers, driving, finalize in pipelines:
+        assert int(drivers) >= 1, result.describe()
+        # The phases are parts of the pipeline's time (printed rounded to microseconds).
+        assert float(prepare) + float(driving) + float(finalize) <= float(wall) + 0.003, result.describe()
+    # Every input row that passes the filter reaches the aggregation; both groups come out.
+    assert re.search(r"HashAggregate\(single\) \(rows in\)\s+rows\s+2\b", result.stdout), result.describe()
+    assert re.search(r"Total [0-9.]+ ms, 2 rows", result.stdout), result.describe()
