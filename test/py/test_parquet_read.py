@@ -675,6 +675,12 @@ def test_page_index_prunes_inside_a_row_group(tmp_path):
     assert kept_row_groups(with_index, "x IN (500, 700)") == []
     assert kept_row_groups(with_index, "x BETWEEN 150 AND 950") == []
     assert kept_row_groups(with_index, "x BETWEEN 150 AND 1000") == [0]
+    # One-sided comparisons: the row group's exact bounds decide, pages cannot exclude more.
+    assert kept_row_groups(with_index, "x < 0") == []
+    assert kept_row_groups(with_index, "x <= 0") == [0]
+    assert kept_row_groups(with_index, "x > 19099") == []
+    assert kept_row_groups(with_index, "x >= 19099") == [0]
+    assert kept_row_groups(with_index, "x > 500", "x < 600") == [0]  # each side alone keeps the group
 
 
 def test_fuzzer_runs_clean_for_a_bounded_time():

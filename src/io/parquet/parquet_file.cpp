@@ -267,6 +267,30 @@ std::vector<PageStatistics> ParquetFile::read_page_statistics(size_t row_group, 
   return out;
 }
 
+namespace {
+
+/// Comparisons against one bound.
+bool one_sided(PredicateOp op) {
+  return op == PredicateOp::kLess || op == PredicateOp::kLessEqual || op == PredicateOp::kGreater ||
+         op == PredicateOp::kGreaterEqual;
+}
+
+/// Types whose statistics are the exact minimum and maximum (no truncated strings, no NaN rules).
+bool exact_statistics(TypeId type) {
+  switch (type) {
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kDecimal: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 std::vector<size_t> ParquetFile::prune_row_groups(const std::vector<ColumnPredicate>& predicates) const {
   for (const ColumnPredicate& p : predicates) {
     if (p.column >= schema_->size()) {
@@ -275,13 +299,20 @@ std::vector<size_t> ParquetFile::prune_row_groups(const std::vector<ColumnPredic
     }
   }
   std::vector<size_t> kept;
+  std::vector<uint8_t> exact_bounds(predicates.size());
   for (size_t g = 0; g < num_row_groups(); ++g) {
     bool may = row_group_num_rows(g) > 0;
     for (size_t p = 0; may && p < predicates.size(); ++p) {
-      may = statistics_may_match(statistics(g, predicates[p].column), predicates[p]);
+      const ColumnStatistics stats = statistics(g, predicates[p].column);
+      may = statistics_may_match(stats, predicates[p]);
+      exact_bounds[p] = stats.min && stats.max && exact_statistics(stats.min->type().id()) ? 1 : 0;
     }
     // The page index can still rule the group out: when no page of some predicate's column may match.
     for (size_t p = 0; may && p < predicates.size(); ++p) {
+      // With exact row group bounds a one-sided comparison that the group passes is passed by the page holding the
+      // group's minimum (or maximum) too: only two-sided predicates and NULL tests can prune further. Skipping the
+      // others saves comparing every page of every group (tens of thousands of pages in a big table).
+      if (exact_bounds[p] != 0 && one_sided(predicates[p].op)) continue;
       std::shared_ptr<const std::vector<PageStatistics>> pages = shared_page_statistics(g, predicates[p].column);
       if (pages->empty()) continue;
       bool any = false;
