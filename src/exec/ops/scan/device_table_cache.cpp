@@ -1,6 +1,7 @@
 #include "exec/ops/scan/device_table_cache.hpp"
 
 #include "exec/ops/scan/table_scan_gpu.hpp"
+#include "gpu/device.hpp"
 
 namespace kestrel::exec {
 
@@ -66,13 +67,29 @@ void DeviceTableCache::evict_locked() {
 }
 
 void DeviceTableCache::drop_locked(Entry& entry) {
-  if (entry.query == query_) retired_.push_back(std::move(entry.column));
+  if (entry.query != query_) return;  // the entry's column is released with it
+  retired_bytes_ += entry.bytes;
+  retired_.push_back(std::move(entry.column));
+  if (retired_bytes_ <= budget_ / 2) return;
+  // All work queued so far has finished after this: a retired column that no batch holds is read by no stream.
+  gpu::synchronize_device();
+  std::vector<ColumnPtr> kept;
+  size_t kept_bytes = 0;
+  for (ColumnPtr& column : retired_) {
+    if (column.use_count() > 1) {
+      kept_bytes += column->byte_size();
+      kept.push_back(std::move(column));
+    }
+  }
+  retired_ = std::move(kept);
+  retired_bytes_ = kept_bytes;
 }
 
 void DeviceTableCache::begin_query() {
   std::lock_guard lock(mutex_);
   ++query_;
   retired_.clear();
+  retired_bytes_ = 0;
 }
 
 void DeviceTableCache::clear() {

@@ -58,7 +58,9 @@ class DeviceTableCache {
   void evict_locked();
   /// Drops an entry's column: at once when no stream of the running query read it, else at the next begin_query.
   /// A cached column is freed on the stream of the query that read it first (its buffers' allocation stream) while
-  /// other drivers' streams may still be reading it: only the end of the query orders it after all of them.
+  /// other drivers' streams may still be reading it: only the end of the query orders it after all of them. When
+  /// retired columns outgrow half the budget (a query scanning more than the cache holds), the device is
+  /// synchronized and those no batch holds any more are freed.
   void drop_locked(Entry& entry);
 
   gpu::MemoryResource& mr_;
@@ -69,6 +71,7 @@ class DeviceTableCache {
   Stats stats_;
   uint64_t query_ = 0;
   std::vector<ColumnPtr> retired_;  ///< evicted while the running query may read them
+  size_t retired_bytes_ = 0;
 };
 
 }  // namespace kestrel::exec

@@ -18,8 +18,13 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   std::vector<Batch> hosts(morsels.size());
   std::atomic<size_t> next{0};
   auto decode = [&] {
-    for (size_t i = next.fetch_add(1); i < morsels.size(); i = next.fetch_add(1)) {
-      hosts[i] = table.read_morsel(morsels[i], spec);
+    try {
+      for (size_t i = next.fetch_add(1); i < morsels.size(); i = next.fetch_add(1)) {
+        hosts[i] = table.read_morsel(morsels[i], spec);
+      }
+    } catch (...) {
+      next.store(morsels.size());  // the other threads stop after their current morsel
+      throw;
     }
   };
   {
