@@ -109,7 +109,9 @@ void DeviceTableCache::set_budget(size_t bytes) {
 
 DeviceTableCache::Stats DeviceTableCache::stats() const {
   std::lock_guard lock(mutex_);
-  return stats_;
+  Stats s = stats_;
+  s.retired_bytes = retired_bytes_;
+  return s;
 }
 
 }  // namespace kestrel::exec

@@ -43,6 +43,7 @@ class DeviceTableCache {
     uint64_t evictions = 0;  ///< entries dropped for the budget
     size_t bytes = 0;        ///< bytes held now
     size_t entries = 0;
+    size_t retired_bytes = 0;  ///< evicted columns the running query read, kept until no stream can read them
   };
   Stats stats() const;
 
