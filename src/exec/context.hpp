@@ -21,6 +21,9 @@ struct ExecContext {
   DeviceTableCache* table_cache = nullptr;
   /// Drivers per pipeline.
   int threads = 1;
+  /// Drivers of pipelines with GPU steps (each its own CUDA stream); 0: `threads`. CPU pipelines of a GPU query
+  /// keep `threads`.
+  int gpu_drivers = 0;
   /// Set from another thread (Ctrl-C) to stop the query.
   const std::atomic<bool>* cancel_requested = nullptr;
   /// Collect per-step rows and times (EXPLAIN ANALYZE).

@@ -77,6 +77,19 @@ void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, 
   for (auto& b : out) push(p, op + 1, std::move(b), morsel, sequence, local, ctx);
 }
 
+/// Whether a step of `p` runs on the GPU: GPU steps name themselves "... [GPU]", and transfers sit where CPU and
+/// GPU steps meet.
+bool has_gpu_steps(const Pipeline& p) {
+  auto gpu = [](const std::string& name) {
+    return name.find("[GPU]") != std::string::npos || name == "ToHost" || name == "ToDevice";
+  };
+  if (gpu(p.source->name()) || gpu(p.sink->name())) return true;
+  for (const auto& op : p.operators) {
+    if (gpu(op->name())) return true;
+  }
+  return false;
+}
+
 void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
   uint64_t pipeline_start = now_nanos();
   if (ctx.profile && !p.stats) {
@@ -118,7 +131,8 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
       failed.store(true);
     }
   };
-  size_t drivers = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(ctx.threads, 1)), morsels));
+  const int limit = ctx.gpu_drivers > 0 && has_gpu_steps(p) ? ctx.gpu_drivers : ctx.threads;
+  size_t drivers = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(limit, 1)), morsels));
   if (drivers == 1) {
     driver();
   } else {

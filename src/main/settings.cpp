@@ -32,8 +32,8 @@ Settings::Settings() {
                            valid_bool};
   entries_["gpu_cache_mb"] = {"0", "0", "GPU table cache budget in MiB (0: half of the GPU's memory)", valid_count};
   entries_["gpu_streams"] = {"0", "0",
-                             "GPU queries: drivers per pipeline, each issuing its work on its own CUDA stream "
-                             "(0: as many as threads, at most 4)",
+                             "GPU queries: drivers of each pipeline with GPU steps, each issuing its work on its "
+                             "own CUDA stream (0: as many as threads, at most 4)",
                              valid_count};
   entries_["gpu_memory_mb"] = {"0", "0", "GPU memory budget in MiB of queries and the table cache together (0: the GPU's memory)",
                                valid_count};

@@ -83,11 +83,8 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
   gpu::synchronize_device();
   // Default: at most kDefaultGpuStreams drivers. More drivers mostly wait on each other's host synchronizations
   // (TPC-H SF100 on an H200, hot: 2.81 s with 4 streams, 3.33 s with 16).
-  if (state.settings.gpu_streams() > 0) {
-    ctx.threads = state.settings.gpu_streams();
-  } else {
-    ctx.threads = std::min(ctx.threads, kDefaultGpuStreams);
-  }
+  ctx.gpu_drivers = state.settings.gpu_streams() > 0 ? state.settings.gpu_streams()
+                                                     : std::min(std::max(ctx.threads, 1), kDefaultGpuStreams);
   if (!state.settings.gpu_cache()) {
     state.table_cache.reset();
     return;

@@ -67,7 +67,7 @@ void TableScanGpu::prepare(ExecContext& ctx) {
   if (auto rows = table_->statistics().row_count; rows && !all.empty()) {
     const size_t rows_per_morsel = std::max<size_t>(1, static_cast<size_t>(*rows) / all.size());
     // Big tables get bigger batches (fewer fixed costs), still about two per driver so all drivers work.
-    const size_t drivers = static_cast<size_t>(std::max(1, ctx.threads));
+    const size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
     const size_t target = std::clamp<size_t>(static_cast<size_t>(*rows) / (2 * drivers), kGpuScanRows,
                                              kGpuScanMaxRows);
     per_group = std::max<size_t>(1, target / rows_per_morsel);
