@@ -30,17 +30,7 @@ class HashJoinGpuTest : public GpuTest {
   SchemaPtr probe_schema_ = join_side_schema("p");
   SchemaPtr build_schema_ = join_side_schema("b");
 
-  exec::JoinSpec spec(const HashJoinCase& c, bool gpu) const {
-    exec::JoinSpec s;
-    s.type = c.type;
-    s.null_aware = c.null_aware;
-    if (gpu) {
-      exec::set_gpu_join_condition(s, c.condition);  // as the planner does: only the condition's columns gathered
-    } else {
-      s.condition = exec::make_join_condition(c.condition);
-    }
-    return s;
-  }
+  exec::JoinSpec spec(const HashJoinCase& c, bool gpu) const { return join_spec(c.type, c.null_aware, c.condition, gpu); }
 
   std::vector<Batch> run_cpu(const HashJoinCase& c, const std::vector<Batch>& probe, const std::vector<Batch>& build) {
     exec::ExecContext ctx;

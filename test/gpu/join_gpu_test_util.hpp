@@ -159,6 +159,19 @@ inline plan::ExprPtr val_greater_condition() {
                               plan::make_column_ref(6, TypeId::kBigInt, "bval")});
 }
 
+/// The join's spec for the CPU or (as the planner builds it: only the condition's columns gathered) the GPU.
+inline exec::JoinSpec join_spec(plan::JoinType type, bool null_aware, const plan::ExprPtr& condition, bool gpu) {
+  exec::JoinSpec s;
+  s.type = type;
+  s.null_aware = null_aware;
+  if (gpu) {
+    exec::set_gpu_join_condition(s, condition);
+  } else {
+    s.condition = exec::make_join_condition(condition);
+  }
+  return s;
+}
+
 /// Every join type the operators implement (cross only for nested loops).
 inline std::vector<plan::JoinType> keyed_join_types() {
   using plan::JoinType;

@@ -29,17 +29,7 @@ class NestedLoopJoinGpuTest : public GpuTest {
   SchemaPtr probe_schema_ = join_side_schema("p");
   SchemaPtr build_schema_ = join_side_schema("b");
 
-  exec::JoinSpec spec(const NestedLoopCase& c, bool gpu) const {
-    exec::JoinSpec s;
-    s.type = c.type;
-    s.null_aware = c.null_aware;
-    if (gpu) {
-      exec::set_gpu_join_condition(s, c.condition);  // as the planner does: only the condition's columns gathered
-    } else {
-      s.condition = exec::make_join_condition(c.condition);
-    }
-    return s;
-  }
+  exec::JoinSpec spec(const NestedLoopCase& c, bool gpu) const { return join_spec(c.type, c.null_aware, c.condition, gpu); }
 
   std::shared_ptr<exec::BatchCollector> collect(const std::vector<Batch>& build, exec::ExecContext& ctx) {
     auto collector = std::make_shared<exec::BatchCollector>(build_schema_);
