@@ -91,8 +91,8 @@ struct Pipeline {
 /// The pipelines with their statistics as text, one line per step (EXPLAIN ANALYZE).
 std::string describe_pipelines(const std::vector<Pipeline>& pipelines);
 
-/// Runs `pipelines` in dependency order, each on up to ctx.threads drivers (ctx.gpu_drivers when it has GPU steps). The first error (or cancellation)
-/// stops the query and is rethrown here.
+/// Runs `pipelines` in dependency order, each on up to ctx.threads drivers (ctx.gpu_drivers when it has GPU
+/// steps). The first error (or cancellation) stops the query and is rethrown here.
 void run_pipelines(std::vector<Pipeline>& pipelines, ExecContext& ctx);
 
 }  // namespace kestrel::exec

@@ -30,7 +30,9 @@ class HashJoinGpuTest : public GpuTest {
   SchemaPtr probe_schema_ = join_side_schema("p");
   SchemaPtr build_schema_ = join_side_schema("b");
 
-  exec::JoinSpec spec(const HashJoinCase& c, bool gpu) const { return join_spec(c.type, c.null_aware, c.condition, gpu); }
+  exec::JoinSpec spec(const HashJoinCase& c, bool gpu) const {
+    return join_spec(c.type, c.null_aware, c.condition, gpu);
+  }
 
   std::vector<Batch> run_cpu(const HashJoinCase& c, const std::vector<Batch>& probe, const std::vector<Batch>& build) {
     exec::ExecContext ctx;

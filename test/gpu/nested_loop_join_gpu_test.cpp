@@ -29,7 +29,9 @@ class NestedLoopJoinGpuTest : public GpuTest {
   SchemaPtr probe_schema_ = join_side_schema("p");
   SchemaPtr build_schema_ = join_side_schema("b");
 
-  exec::JoinSpec spec(const NestedLoopCase& c, bool gpu) const { return join_spec(c.type, c.null_aware, c.condition, gpu); }
+  exec::JoinSpec spec(const NestedLoopCase& c, bool gpu) const {
+    return join_spec(c.type, c.null_aware, c.condition, gpu);
+  }
 
   std::shared_ptr<exec::BatchCollector> collect(const std::vector<Batch>& build, exec::ExecContext& ctx) {
     auto collector = std::make_shared<exec::BatchCollector>(build_schema_);

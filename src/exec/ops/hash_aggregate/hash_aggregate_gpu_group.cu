@@ -1,6 +1,7 @@
 /// Grouping of the rows of a device batch: by sorting them by their keys (sort_rows_gpu; group starts where
 /// neighbours differ by rows_equal with NULL equal to NULL), or by a hash table that numbers the groups (a small
-/// table for few groups, one of twice the rows for many) followed by a radix sort of the row ids by group number. Group starts are compacted with CUB.
+/// table for few groups, one of twice the rows for many) followed by a radix sort of the row ids by group number.
+/// Group starts are compacted with CUB.
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>

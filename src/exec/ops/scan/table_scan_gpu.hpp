@@ -21,7 +21,8 @@ inline constexpr size_t kGpuScanMaxRows = size_t{1} << 25;
 inline constexpr size_t kGpuScanDecodeThreads = 4;
 
 /// The morsels `morsels` of `table` (columns `spec.columns`) read on the host (up to kGpuScanDecodeThreads at a
-/// time), copied into `mr` on `stream` and concatenated into one device batch (named by `schema`, or by the table's read schema when null).
+/// time), copied into `mr` on `stream` and concatenated into one device batch (named by `schema`, or by the
+/// table's read schema when null).
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr);
