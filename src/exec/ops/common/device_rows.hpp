@@ -4,6 +4,7 @@
 /// and the whole-batch helpers those operators need (concatenation, dictionary decoding, slicing, sorting row
 /// ids). Device functions over DeviceKeys (hash, equality, order) are in device_rows_gpu.cuh.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,12 @@
 #include "vector/batch.hpp"
 
 namespace kestrel::exec {
+
+/// A device buffer of `bytes` in `mr` ordered on `stream`, at least 8 bytes so that an empty column or scratch
+/// array still has an address kernels may be handed.
+inline BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
+  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
+}
 
 inline constexpr int kMaxDeviceKeys = 16;
 

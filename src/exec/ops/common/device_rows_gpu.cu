@@ -22,10 +22,6 @@ unsigned blocks_for(size_t items) {
   return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 1 << 20)));
 }
 
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
-}
-
 #define KESTREL_GRID_LOOP(i, n)                                                                 \
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < (n); \
        i += static_cast<size_t>(gridDim.x) * blockDim.x)

@@ -5,6 +5,7 @@
 
 #include "common/check.hpp"
 #include "common/error.hpp"
+#include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/common/join_pairs_gpu.hpp"
 #include "exec/ops/filter/filter_gpu.hpp"
 #include "gpu/copy.hpp"
@@ -22,10 +23,6 @@ constexpr int kThreads = 256;
 /// Blocks of a grid-stride kernel over `items` (> 0) items.
 int blocks_for(size_t items) {
   return static_cast<int>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535)));
-}
-
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
 }
 
 BufferPtr zeroed_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {

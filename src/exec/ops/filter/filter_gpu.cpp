@@ -4,6 +4,7 @@
 
 #include "common/check.hpp"
 #include "exec/expr/evaluate_gpu.hpp"
+#include "exec/ops/common/device_rows.hpp"
 #include "gpu/copy.hpp"
 #include "gpu/gather.hpp"
 
@@ -18,10 +19,6 @@ struct PendingColumn {
   BufferPtr values;
   BufferPtr offsets;
 };
-
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
-}
 
 }  // namespace
 

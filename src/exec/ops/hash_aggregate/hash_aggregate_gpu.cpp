@@ -26,10 +26,6 @@ namespace {
 /// Runs of at most this many rows per partial group in aggregate_gpu (spreads a big group over many blocks).
 constexpr size_t kPartialGroupRows = size_t{1} << 13;
 
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
-}
-
 const uint8_t* validity_of(const Column& c) {
   return c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
 }

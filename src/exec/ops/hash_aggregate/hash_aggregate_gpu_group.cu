@@ -27,10 +27,6 @@ int blocks_for(size_t items) {
   return static_cast<int>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535)));
 }
 
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
-}
-
 /// flags[i] = 1 where sorted position i starts a group: the first position, a key change, or (with
 /// max_group_rows > 0) a multiple of max_group_rows.
 __global__ void boundary_kernel(DeviceKeys keys, const uint32_t* perm, size_t rows, size_t max_group_rows,

@@ -8,6 +8,7 @@
 
 #include "common/check.hpp"
 #include "common/error.hpp"
+#include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/hash_join/hash_join_gpu.hpp"
 #include "gpu/copy.hpp"
 #include "gpu/cuda_check.hpp"
@@ -24,10 +25,6 @@ constexpr size_t kMaxBuildRows = size_t{1} << 30;
 
 int blocks_for(size_t items) {
   return static_cast<int>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 65535)));
-}
-
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
 }
 
 /// The bucket of each row (hash & mask, or `null_bucket` for a NULL key), counted per bucket.

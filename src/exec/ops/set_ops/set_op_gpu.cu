@@ -21,10 +21,6 @@ unsigned blocks_for(size_t items) {
   return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 1 << 20)));
 }
 
-BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
-}
-
 /// How many times the set operation outputs a row seen `left` and `right` times (SetOpState::copies).
 struct CopiesRule {
   plan::SetOpKind op;
