@@ -200,7 +200,9 @@ TEST_F(GpuExprTest, Strings) {
   exprs_for_ = [&](const Batch& b) {
     const LogicalType BOOL = TypeId::kBoolean, S = TypeId::kVarchar;
     std::vector<ExprPtr> v;
-    for (const char* pattern : {"%a%", "a%", "%z", "_b%", "%", "", "R%L", "%AI_", "a_c%x%"}) {
+    // Patterns of literal segments between %s take the word-at-a-time matcher; the others the general one.
+    for (const char* pattern : {"%a%", "a%", "%z", "_b%", "%", "", "R%L", "%AI_", "a_c%x%", "%ab%", "%a%b%c%", "a%b",
+                                "%aa%a", "x%y%z", "abc", "%%", "a%%", "%a%a%a%a%a%", "%bcd%", "\\%"}) {
       for (const char* c : {"VARCHAR_nulls", "dict"}) {
         v.push_back(fn(ScalarFunction::kLike, BOOL, {col(b, c), lit(Value::varchar(pattern))}));
         v.push_back(fn(ScalarFunction::kNotLike, BOOL, {col(b, c), lit(Value::varchar(pattern))}));

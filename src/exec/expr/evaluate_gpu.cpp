@@ -383,13 +383,18 @@ DeviceOperand GpuEvaluator::like(const plan::Expr& e, const std::vector<DeviceOp
     }
   }
   const std::string& p = pattern.as_string();
+  const DeviceOperand& s = args[0];
+  const size_t rows = s.constant ? 1 : batch_.num_rows();
+  if (std::optional<LikeSegments> segments = like_segments(p, escape_byte)) {
+    ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(s));
+    launch_like_segments(arg_of(s), *segments, e.function == ScalarFunction::kNotLike, out_of(out), rows, stream_);
+    return DeviceOperand{out, s.constant, false};
+  }
   BufferPtr device_pattern = Buffer::allocate(std::max<size_t>(p.size(), 8), mr_, stream_);
   if (!p.empty()) {
     gpu::copy_bytes(device_pattern->data(), gpu::MemoryKind::kDevice, p.data(), gpu::MemoryKind::kHost, p.size(),
                     stream_);
   }
-  const DeviceOperand& s = args[0];
-  const size_t rows = s.constant ? 1 : batch_.num_rows();
   ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(s));
   launch_like(arg_of(s), device_pattern->as<char>(), p.size(), escape_byte, e.function == ScalarFunction::kNotLike,
               out_of(out), rows, stream_);

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "common/datetime_ops.hpp"
 #include "common/types.hpp"
@@ -105,6 +107,22 @@ void launch_diff_days(DeviceArg a, DeviceArg b, DeviceOut out, size_t rows, gpu:
 /// LIKE of VARCHAR `s` against the device pattern `pattern[0..pattern_len)` with `escape` (-1: none).
 void launch_like(DeviceArg s, const char* pattern, size_t pattern_len, int escape, bool negate, DeviceOut out,
                  size_t rows, gpu::Stream stream);
+/// A LIKE pattern of literal segments between `%`s, kept in a kernel parameter.
+struct LikeSegments {
+  static constexpr int kMaxSegments = 8;
+  bool anchored_start = false;  ///< the first segment starts the string (the pattern does not start with %)
+  bool anchored_end = false;    ///< the last segment ends the string
+  int count = 0;
+  int16_t offset[kMaxSegments] = {};
+  int16_t length[kMaxSegments] = {};
+  char bytes[64] = {};
+};
+/// The segments of `pattern` when it has no `_` and no escape byte (`escape` -1: none), fits LikeSegments, and
+/// matches exactly as the general matcher does; nothing otherwise.
+std::optional<LikeSegments> like_segments(std::string_view pattern, int escape);
+/// LIKE / NOT LIKE by segments: each row's bytes are read a word at a time, a byte-wise search for each segment.
+void launch_like_segments(DeviceArg s, const LikeSegments& pattern, bool negate, DeviceOut out, size_t rows,
+                          gpu::Stream stream);
 /// SUBSTRING, pass 1: offsets[i + 1] = byte length of row i's result (offsets[0] = 0); negative lengths are errors.
 void launch_substring_lengths(DeviceArg s, DeviceArg start, const DeviceArg* length, int64_t* offsets,
                               uint32_t* validity, size_t rows, ErrorScope err, gpu::Stream stream);

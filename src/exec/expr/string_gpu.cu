@@ -1,6 +1,8 @@
 /// VARCHAR functions on the GPU: LIKE (a per-row matcher for % and _), SUBSTRING in code points (two passes:
 /// lengths, scan, copy) and broadcasting a string constant.
 
+#include <algorithm>
+
 #include <cub/device/device_scan.cuh>
 
 #include "common/error.hpp"
@@ -57,6 +59,87 @@ __global__ void like_kernel(DeviceArg s, const char* pattern, int64_t pattern_le
   if (in) {
     valid = arg_valid(s, i);
     static_cast<uint8_t*>(out.values)[i] = valid && (like_match(arg_string(s, i), pattern, pattern_len, escape) != negate);
+  }
+  write_validity(out.validity, i, in, valid);
+}
+
+/// Where `seg[0..len)` first occurs in s[from, n) (a start at most n - len), or -1. Scans 8 bytes per load: a SWAR
+/// test flags the bytes equal to the segment's first byte, and only those are compared further. The aligned word
+/// holding a byte of the string may reach past its end, never past the allocation's 8-byte granule.
+__device__ inline int64_t find_segment(const char* s, int64_t from, int64_t n, const char* seg, int len) {
+  if (len == 0) return from <= n ? from : -1;
+  const int64_t last = n - len;
+  const auto first = static_cast<uint8_t>(seg[0]);
+  const uint64_t ones = 0x0101010101010101ULL;
+  const uint64_t spread = ones * first;
+  int64_t pos = from;
+  while (pos <= last) {
+    const auto addr = reinterpret_cast<uintptr_t>(s + pos);
+    const int skip = static_cast<int>(addr & 7);
+    const uint64_t word = *reinterpret_cast<const uint64_t*>(addr - skip) >> (8 * skip);
+    const uint64_t x = word ^ spread;
+    // Bytes past the word's end shift in as zeros; they are never candidates (b < 8 - skip below).
+    uint64_t hits = (x - ones) & ~x & 0x8080808080808080ULL;
+    while (hits != 0) {
+      const int b = (__ffsll(static_cast<long long>(hits)) - 1) >> 3;
+      hits &= hits - 1;
+      if (b >= 8 - skip) break;
+      const int64_t at = pos + b;
+      if (at > last) return -1;
+      int k = 0;
+      while (k < len && s[at + k] == seg[k]) ++k;
+      if (k == len) return at;
+    }
+    pos += 8 - skip;
+  }
+  return -1;
+}
+
+/// LIKE of a pattern of literal segments between `%`s (no `_`, no escapes): the first segment anchored at the start
+/// unless the pattern starts with `%`, the last at the end unless it ends with `%`, the others found leftmost in order.
+__device__ bool segments_match(DeviceString str, const LikeSegments& p) {
+  const char* s = str.data;
+  const int64_t n = str.size;
+  int64_t pos = 0;
+  int k = 0;
+  int end = p.count;
+  if (p.anchored_start) {
+    if (p.count == 0) return n == 0;
+    const int len = p.length[0];
+    if (n < len || (p.anchored_end && p.count == 1 && n != len)) return false;
+    for (int j = 0; j < len; ++j) {
+      if (s[j] != p.bytes[j]) return false;
+    }
+    pos = len;
+    k = 1;
+  }
+  int64_t suffix_at = n;
+  if (p.anchored_end && end > k) {
+    const int len = p.length[end - 1];
+    suffix_at = n - len;
+    if (suffix_at < pos) return false;
+    const char* seg = p.bytes + p.offset[end - 1];
+    for (int j = 0; j < len; ++j) {
+      if (s[suffix_at + j] != seg[j]) return false;
+    }
+    --end;
+  }
+  for (; k < end; ++k) {
+    const int64_t at = find_segment(s, pos, suffix_at, p.bytes + p.offset[k], p.length[k]);
+    if (at < 0) return false;
+    pos = at + p.length[k];
+  }
+  return true;
+}
+
+__global__ void like_segments_kernel(DeviceArg s, const __grid_constant__ LikeSegments pattern, bool negate,
+                                     DeviceOut out, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false;
+  if (in) {
+    valid = arg_valid(s, i);
+    static_cast<uint8_t*>(out.values)[i] = valid && (segments_match(arg_string(s, i), pattern) != negate);
   }
   write_validity(out.validity, i, in, valid);
 }
@@ -128,6 +211,39 @@ void launch_like(DeviceArg s, const char* pattern, size_t pattern_len, int escap
   if (rows == 0) return;
   like_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, pattern, static_cast<int64_t>(pattern_len),
                                                                        escape, negate, out, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+std::optional<LikeSegments> like_segments(std::string_view pattern, int escape) {
+  LikeSegments p;
+  if (pattern.find('_') != std::string_view::npos) return std::nullopt;
+  if (escape >= 0 && pattern.find(static_cast<char>(escape)) != std::string_view::npos) return std::nullopt;
+  if (pattern.size() > sizeof(p.bytes)) return std::nullopt;
+  p.anchored_start = pattern.empty() || pattern.front() != '%';
+  p.anchored_end = pattern.empty() || pattern.back() != '%';
+  int used = 0;
+  size_t at = 0;
+  while (at <= pattern.size()) {
+    const size_t next = std::min(pattern.find('%', at), pattern.size());
+    const size_t len = next - at;
+    // Empty pieces between %s match nothing; an empty anchored pattern ('') is the one segment of length 0.
+    if (len > 0 || (p.count == 0 && p.anchored_start && p.anchored_end)) {
+      if (p.count == LikeSegments::kMaxSegments) return std::nullopt;
+      p.offset[p.count] = static_cast<int16_t>(used);
+      p.length[p.count] = static_cast<int16_t>(len);
+      for (size_t j = 0; j < len; ++j) p.bytes[used++] = pattern[at + j];
+      ++p.count;
+    }
+    at = next + 1;
+  }
+  return p;
+}
+
+void launch_like_segments(DeviceArg s, const LikeSegments& pattern, bool negate, DeviceOut out, size_t rows,
+                          gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_like_segments");
+  if (rows == 0) return;
+  like_segments_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, pattern, negate, out, rows);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 

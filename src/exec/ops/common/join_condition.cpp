@@ -8,6 +8,7 @@
 #include "planner/expression_utils.hpp"
 #if KESTREL_WITH_CUDA
 #include "exec/expr/evaluate_gpu.hpp"
+#include "exec/expr/predicate_gpu.hpp"
 #endif
 
 namespace kestrel::exec {
@@ -34,7 +35,10 @@ void set_gpu_join_condition(JoinSpec& spec, const plan::ExprPtr& condition) {
   for (size_t c : spec.condition_columns) position.emplace(c, position.size());
   plan::ExprPtr compact = plan::remap_columns(condition, [&](size_t i) { return position.at(i); });
   spec.condition = [compact](const Batch& joined, ExecContext& ctx) {
-    return evaluate_gpu(*compact, joined, joined.stream(), *ctx.device_mr);
+    // NULL verdicts stay NULL: NOT IN and IN sub-queries tell them from FALSE.
+    ColumnPtr fused = evaluate_predicate_gpu(*compact, joined, /*nulls_as_false=*/false, joined.stream(),
+                                             *ctx.device_mr);
+    return fused ? fused : evaluate_gpu(*compact, joined, joined.stream(), *ctx.device_mr);
   };
 }
 #endif

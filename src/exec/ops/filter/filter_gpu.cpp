@@ -4,6 +4,7 @@
 
 #include "common/check.hpp"
 #include "exec/expr/evaluate_gpu.hpp"
+#include "exec/expr/predicate_gpu.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "gpu/copy.hpp"
 #include "gpu/gather.hpp"
@@ -95,7 +96,9 @@ Batch gather_batch_gpu(const Batch& batch, const uint32_t* indices, size_t count
 Batch apply_filter_gpu(const plan::Expr& predicate, const Batch& batch, gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "apply_filter_gpu");
   if (batch.num_rows() == 0) return batch;
-  ColumnPtr mask = evaluate_gpu(predicate, batch, stream, mr);
+  // The fused kernel where the predicate has a skeleton of comparisons and logic; node by node otherwise.
+  ColumnPtr mask = evaluate_predicate_gpu(predicate, batch, /*nulls_as_false=*/true, stream, mr);
+  if (!mask) mask = evaluate_gpu(predicate, batch, stream, mr);
   KESTREL_CHECK_MSG(mask->type().id() == TypeId::kBoolean && !mask->is_dictionary(),
                     "a filter predicate must evaluate to a plain BOOLEAN column");
   BufferPtr indices = device_buffer(batch.num_rows() * sizeof(uint32_t), stream, mr);
