@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_table.hpp"
 #include "gpu_test_env.hpp"
 #include "vector/transfer.hpp"
 
@@ -337,6 +338,91 @@ TEST_F(HashAggregateGpuOpTest, Skewed) {
   const auto batches = make_batches(3, 100000, Spread::kSkewed, 7);
   expect_same(batches, {kKeyInt}, all_aggregates(), "skewed by k_int", 2);
   expect_same(batches, {kKeyInt, kKeyDict}, some_aggregates(), "skewed by k_int, k_dict");
+}
+
+/// The aggregates one device hash table runs (AggregateTableGpu): counts, and sums, averages, min and max of
+/// integers, dates, DECIMAL(15) and floating point.
+std::vector<AggregateSpec> table_aggregates() {
+  using F = AggregateFunction;
+  std::vector<AggregateSpec> out{{F::kCountStar, std::nullopt, TypeId::kBigInt, false}, agg(F::kCount, kValStr),
+                                 agg(F::kCount, kKeyDict)};
+  for (size_t c : {kValInt, kValBig, kValDec, kValSmall}) {
+    for (auto f : {F::kCount, F::kSum, F::kAvg, F::kMin, F::kMax}) out.push_back(agg(f, c));
+  }
+  for (size_t c : {kValDouble, kValReal}) {
+    for (auto f : {F::kSum, F::kAvg}) out.push_back(agg(f, c));
+  }
+  out.push_back(agg(F::kMin, kValDate));
+  out.push_back(agg(F::kMax, kValDate));
+  return out;
+}
+
+TEST_F(HashAggregateGpuOpTest, OneTableForOneIntegerKey) {
+  const SchemaPtr schema = std::make_shared<Schema>(batch_fields());
+  using exec::aggregate_gpu_detail::AggregateTableGpu;
+  // Split in two lists: a table holds at most 32 states (an average takes two).
+  std::vector<AggregateSpec> all = table_aggregates();
+  const std::vector<AggregateSpec> first(all.begin(), all.begin() + 14), second(all.begin() + 14, all.end());
+  for (size_t key : {kKeyInt, kValBig, kValDec, kValDate}) {
+    ASSERT_TRUE(AggregateTableGpu::supports(*schema, {key}, first)) << key;
+    ASSERT_TRUE(AggregateTableGpu::supports(*schema, {key}, second)) << key;
+  }
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt, kKeyDict}, first));
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyStr}, first));
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt}, some_aggregates()));
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt}, {agg(AggregateFunction::kSum, kValWideDec)}));
+  for (const auto* aggs : {&first, &second}) {
+    const auto few = make_batches(5, 3000, Spread::kFew, 11);
+    expect_same(few, {kKeyInt}, *aggs, "table: 5 x 3000 few by k_int", 2);
+    // Unique keys over 6 batches: the table grows several times (from the first batch's size).
+    const auto unique = make_batches(6, 100000, Spread::kUnique, 12);
+    expect_same(unique, {kKeyInt}, *aggs, "table: 600k groups by k_int", 3, 250000);
+    // 64-bit keys with NULLs (random BIGINTs, DECIMAL(15) values) and dates (repeating).
+    expect_same(unique, {kValBig}, *aggs, "table: by v_big", 2);
+    expect_same(few, {kValDec}, *aggs, "table: by v_dec", 1);
+    expect_same(unique, {kValDate}, *aggs, "table: by v_date", 4);
+    expect_same(make_batches(3, 100000, Spread::kSkewed, 13), {kKeyInt}, *aggs, "table: skewed by k_int", 2);
+    expect_same(make_batches(1, 1, Spread::kFew, 14), {kKeyInt}, *aggs, "table: one row");
+    expect_same({}, {kKeyInt}, *aggs, "table: no batches");
+  }
+}
+
+/// Keys at the ends of the BIGINT range (the table's empty marker is the minimum) and NULL keys.
+TEST_F(HashAggregateGpuOpTest, TableKeysAtTheEnds) {
+  const std::vector<Field> fields = {{"k", TypeId::kBigInt}, {"v", TypeId::kInteger}};
+  const SchemaPtr schema = std::make_shared<Schema>(fields);
+  std::vector<Value> keys, values;
+  for (int i = 0; i < 5000; ++i) {
+    switch (i % 6) {
+      case 0: keys.push_back(Value::bigint(INT64_MIN)); break;
+      case 1: keys.push_back(Value::bigint(INT64_MAX)); break;
+      case 2: keys.push_back(Value::null(TypeId::kBigInt)); break;
+      case 3: keys.push_back(Value::bigint(-1)); break;
+      case 4: keys.push_back(Value::bigint(0)); break;
+      default: keys.push_back(Value::bigint(i)); break;
+    }
+    values.push_back(i % 7 == 0 ? Value::null(TypeId::kInteger) : Value::integer(i));
+  }
+  Batch host(schema, {Column::from_values(TypeId::kBigInt, keys), Column::from_values(TypeId::kInteger, values)},
+             keys.size(), gpu::MemoryKind::kHost);
+  using F = AggregateFunction;
+  const std::vector<AggregateSpec> aggs = {{F::kCountStar, std::nullopt, TypeId::kBigInt, false},
+                                           {F::kSum, size_t{1}, TypeId::kInteger, false},
+                                           {F::kMin, size_t{1}, TypeId::kInteger, false},
+                                           {F::kAvg, size_t{1}, TypeId::kInteger, false}};
+  ASSERT_TRUE(exec::aggregate_gpu_detail::AggregateTableGpu::supports(*schema, {0}, aggs));
+  SchemaPtr cpu_schema, gpu_schema;
+  std::vector<Row> want = cpu_rows({host}, schema, {0}, aggs, &cpu_schema);
+  std::vector<Row> got = gpu_rows({host}, schema, {0}, aggs, 2, 1024, &gpu_schema);
+  ASSERT_EQ(got.size(), want.size());
+  sort_by_keys(got, 1);
+  sort_by_keys(want, 1);
+  for (size_t r = 0; r < want.size(); ++r) {
+    for (size_t c = 0; c < want[r].size(); ++c) {
+      ASSERT_TRUE(same_value(got[r][c], want[r][c])) << "row " << r << " column " << c << ": gpu "
+                                                     << got[r][c].to_string() << " cpu " << want[r][c].to_string();
+    }
+  }
 }
 
 /// Sums of DECIMAL(38) past the int128 range, and past 38 digits, fail with InvalidInput on both sides.

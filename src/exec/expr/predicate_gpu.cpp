@@ -150,7 +150,7 @@ class PredicateCompiler {
     program_.length = length_;
     for (size_t s = 0; s < sources_.size(); ++s) {
       const ColumnPtr& c = sources_[s].leaf ? parts.at(sources_[s].index) : batch_.column(sources_[s].index);
-      KESTREL_CHECK_MSG(!c->is_dictionary(), "a fused predicate reads a dictionary column");
+      // A dictionary column only enters through IS [NOT] NULL, which reads its validity alone.
       program_.columns[s].values = c->values() ? c->values()->data() : nullptr;
       program_.columns[s].validity = c->validity() && c->null_count() > 0 ? c->validity()->as<uint8_t>() : nullptr;
       keep->push_back(c);

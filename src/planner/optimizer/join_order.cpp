@@ -30,6 +30,9 @@ double selectivity(const Expr& e) {
   return 0.5;
 }
 
+/// A left join is turned around when its right input is estimated at this many times its left's rows.
+constexpr double kOuterSwapRatio = 4;
+
 bool is_region_join(const LogicalNode& n) {
   if (n.kind != NodeKind::kJoin) return false;
   auto t = n.as<LogicalJoin>().join_type;
@@ -115,7 +118,7 @@ class JoinOrder {
     if (LogicalPtr pushed = push_semi_join(node)) return rewrite(pushed);
     if (!is_region_join(*node)) {
       for (auto& c : node->children) c = rewrite(c);
-      return node;
+      return swap_outer_join(node);
     }
     std::vector<Leaf> leaves;
     std::vector<ExprPtr> conjuncts;
@@ -173,6 +176,36 @@ class JoinOrder {
     moved->output = leaves[target].plan->output;
     if (!replace_leaf(region, leaves[target].plan, moved)) return nullptr;
     return region;
+  }
+
+  /// A left join whose right input is estimated at several times the rows of its left becomes a right join of the
+  /// swapped inputs, so the hash table is built over the smaller input (customer LEFT JOIN orders builds customer
+  /// and probes orders, each order matching one customer, instead of expanding every customer to its orders); a
+  /// projection restores the column order.
+  LogicalPtr swap_outer_join(const LogicalPtr& node) {
+    if (node->kind != NodeKind::kJoin) return node;
+    const auto& join = node->as<LogicalJoin>();
+    if (join.join_type != JoinType::kLeft || !join.left_keys.empty()) return node;
+    const LogicalPtr& left = node->children[0];
+    const LogicalPtr& right = node->children[1];
+    if (estimate(*right) < kOuterSwapRatio * estimate(*left)) return node;
+    const size_t nl = left->output.size(), nr = right->output.size();
+    auto swapped = std::make_shared<LogicalJoin>(join);
+    swapped->join_type = JoinType::kRight;
+    swapped->children = {right, left};
+    if (join.condition) {
+      swapped->condition = remap_columns(join.condition, [&](size_t i) { return i < nl ? i + nr : i - nl; });
+    }
+    swapped->output = right->output;
+    swapped->output.insert(swapped->output.end(), left->output.begin(), left->output.end());
+    auto project = std::make_shared<LogicalProject>();
+    for (size_t c = 0; c < nl + nr; ++c) {
+      const size_t from = c < nl ? c + nr : c - nl;
+      project->exprs.push_back(make_column_ref(from, swapped->output[from].type, swapped->output[from].name));
+    }
+    project->output = node->output;
+    project->children = {swapped};
+    return project;
   }
 
   /// Replaces the child pointer `from` by `to` somewhere inside the region rooted at `root`.

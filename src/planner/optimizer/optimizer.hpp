@@ -21,7 +21,9 @@ void extract_join_keys(LogicalNode& plan);
 
 /// Join ordering: each region of inner joins is rebuilt as a left-deep tree that starts from the largest input
 /// and adds, among the inputs connected to it by a condition, the one estimated to keep the fewest rows (build
-/// sides are the added inputs); estimates come from table row counts and rough filter selectivities.
+/// sides are the added inputs); estimates come from table row counts and rough filter selectivities. A left join
+/// whose right input is estimated at several times its left's rows becomes a right join of the swapped inputs (the
+/// smaller one is built).
 LogicalPtr order_joins(LogicalPtr plan);
 
 /// Projection pruning: every node produces only the columns its parents read, so scans read only the columns a

@@ -67,6 +67,9 @@ HashAggregateSinkGpu::HashAggregateSinkGpu(SchemaPtr input_schema, std::vector<s
     distinct_schemas_.push_back(keys_and(*input_schema_, group_columns_, {input_schema_->field(*aggregates_[i].argument)}));
   }
   distinct_.resize(distinct_aggregates_.size());
+  if (AggregateTableGpu::supports(*input_schema_, group_columns_, aggregates_)) {
+    table_ = std::make_unique<AggregateTableGpu>(input_schema_, group_columns_[0], state_aggregates_, state_schema_);
+  }
 }
 
 bool HashAggregateSinkGpu::supports(const Schema& input_schema, const std::vector<size_t>& group_columns,
@@ -104,6 +107,10 @@ void HashAggregateSinkGpu::compact(std::vector<Batch>& partials, const std::vect
 void HashAggregateSinkGpu::consume(LocalState& local, size_t, size_t, Batch batch, ExecContext& ctx) {
   KESTREL_CHECK_MSG(batch.on_device() && ctx.device_mr != nullptr, "HashAggregate [GPU] needs a device batch");
   if (batch.num_rows() == 0) return;
+  if (table_) {
+    table_->insert(batch, *ctx.device_mr);
+    return;
+  }
   auto& l = static_cast<Local&>(local);
   const gpu::Stream stream = batch.stream();
   // The partial batches so far were produced on another stream: let them complete before this one reads them.
@@ -140,6 +147,19 @@ void HashAggregateSinkGpu::finalize(ExecContext& ctx) {
   const gpu::Stream stream = gpu::driver_stream();
   gpu::MemoryResource& mr = *ctx.device_mr;
   std::lock_guard<std::mutex> lock(mutex_);
+  if (table_) {
+    // One row per group already: the final values come straight from the states.
+    const Batch states = table_->take_states(stream, mr);
+    const size_t keys = group_columns_.size();
+    if (states.num_rows() == 0) {
+      result_ = empty_result(output_schema_, aggregates_, keys, stream, mr);
+    } else {
+      const Batch finals = final_values(states, keys, state_aggregates_, stream, mr);
+      result_ = Batch(output_schema_, finals.columns(), finals.num_rows(), gpu::MemoryKind::kDevice, stream);
+    }
+    stream.synchronize();
+    return;
+  }
   const Batch states = concat_batches_gpu(states_, state_schema_, stream, mr);
   std::vector<Batch> distinct;
   for (size_t d = 0; d < distinct_.size(); ++d) {

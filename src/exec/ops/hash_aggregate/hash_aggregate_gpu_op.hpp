@@ -6,13 +6,16 @@
 /// ... with B depending on A. Each driver of A turns every batch into partial states [keys, states] on the batch's
 /// stream (and DISTINCT aggregates into distinct (keys..., argument) rows), compacting them by merging when they
 /// pile up; combine synchronizes the driver's stream and hands them to the sink; finalize merges everything on one
-/// stream and computes the final values; the source emits the result in device batches.
+/// stream and computes the final values; the source emits the result in device batches. Aggregations by one integer
+/// key whose states update with atomics (AggregateTableGpu::supports) instead insert every batch into one device
+/// hash table, and finalize reads the states out of it.
 
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "exec/ops/hash_aggregate/aggregate_state.hpp"
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_table.hpp"
 #include "exec/pipeline.hpp"
 
 namespace kestrel::exec {
@@ -63,6 +66,7 @@ class HashAggregateSinkGpu final : public Sink {
   SchemaPtr state_schema_;                       ///< [keys..., states of state_aggregates_...]
   std::vector<SchemaPtr> distinct_schemas_;      ///< per DISTINCT aggregate: [keys..., argument]
 
+  std::unique_ptr<aggregate_gpu_detail::AggregateTableGpu> table_;  ///< the one table, when it runs this aggregation
   std::mutex mutex_;
   std::vector<Batch> states_;                 ///< partial states of every driver (complete: streams synchronized)
   std::vector<std::vector<Batch>> distinct_;  ///< per DISTINCT aggregate, distinct rows of every driver

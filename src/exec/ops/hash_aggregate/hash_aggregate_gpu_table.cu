@@ -1,0 +1,575 @@
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_table.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <mutex>
+
+#include "common/check.hpp"
+#include "common/error.hpp"
+#include "exec/ops/common/device_rows.hpp"
+#include "gpu/copy.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/gather.hpp"
+
+namespace kestrel::exec::aggregate_gpu_detail {
+
+namespace {
+
+using plan::AggregateFunction;
+
+constexpr int kThreads = 256;
+constexpr int kMaxTableAggs = 32;
+constexpr int kMaxOutputs = kMaxTableAggs + 1;
+/// Marks an empty slot; a key with this value lives in the second special slot.
+constexpr unsigned long long kEmptyKey = 0x8000000000000000ULL;
+/// The table grows before a batch could take it past this load.
+constexpr double kMaxLoad = 0.7;
+constexpr size_t kMinCapacity = size_t{1} << 16;
+/// Slot numbers are uint32 (and the compaction selects from at most 2^31 slots).
+constexpr size_t kMaxCapacity = size_t{1} << 30;
+
+unsigned blocks_for(size_t items) {
+  return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 1u << 20)));
+}
+
+enum class Kind : uint8_t { kCountStar, kCount, kSumInt, kSumFloat, kMin, kMax };
+
+/// One state of the table: a count, a sum or a min / max, with its slot array and (not for counts) a flag per slot
+/// telling whether a non-NULL value reached it.
+struct TableAgg {
+  Kind kind = Kind::kCountStar;
+  uint8_t width = 8;          ///< bytes of an input value
+  bool is_float = false;      ///< REAL / DOUBLE input
+  const void* values = nullptr;
+  const uint8_t* validity = nullptr;
+  void* state = nullptr;      ///< u64 counts, int128 sums (lo, hi), double sums, int64 min / max
+  unsigned int* has = nullptr;
+};
+
+struct DeviceTable {
+  unsigned long long* keys = nullptr;
+  size_t capacity = 0;  ///< a power of two; slots capacity (NULL key) and capacity + 1 (kEmptyKey) are special
+  unsigned int* special = nullptr;  ///< [2]: whether each special slot holds a group
+  unsigned long long* claimed = nullptr;
+  int count = 0;
+  TableAgg aggs[kMaxTableAggs];
+};
+
+struct KeyInput {
+  const void* values = nullptr;
+  const uint8_t* validity = nullptr;
+  int width = 8;
+};
+
+__device__ inline unsigned long long mix(unsigned long long x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+__device__ inline bool bit(const uint8_t* validity, size_t i) {
+  return validity == nullptr || ((validity[i >> 3] >> (i & 7)) & 1) != 0;
+}
+
+__device__ inline long long load_int(const void* values, int width, size_t i) {
+  switch (width) {
+    case 1: return static_cast<const int8_t*>(values)[i];
+    case 2: return static_cast<const int16_t*>(values)[i];
+    case 4: return static_cast<const int32_t*>(values)[i];
+    default: return static_cast<const long long*>(values)[i];
+  }
+}
+
+/// The slot of `key` (claimed when new). The load bound guarantees an empty slot on the way.
+__device__ inline size_t find_slot(const DeviceTable& t, unsigned long long key, bool count_new) {
+  const size_t mask = t.capacity - 1;
+  size_t slot = static_cast<size_t>(mix(key)) & mask;
+  while (true) {
+    unsigned long long cur = t.keys[slot];
+    if (cur == key) return slot;
+    if (cur == kEmptyKey) {
+      cur = atomicCAS(&t.keys[slot], kEmptyKey, key);
+      if (cur == kEmptyKey) {
+        if (count_new) atomicAdd(t.claimed, 1ULL);
+        return slot;
+      }
+      if (cur == key) return slot;
+    }
+    slot = (slot + 1) & mask;
+  }
+}
+
+__device__ inline void set_flag(unsigned int* flags, size_t slot) {
+  if (flags[slot] == 0) flags[slot] = 1;
+}
+
+__global__ void init_kernel(DeviceTable t) {
+  const size_t slots = t.capacity + 2;
+  for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
+       s += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    t.keys[s] = kEmptyKey;
+    for (int a = 0; a < t.count; ++a) {
+      const TableAgg& g = t.aggs[a];
+      switch (g.kind) {
+        case Kind::kSumInt:
+          static_cast<unsigned long long*>(g.state)[2 * s] = 0;
+          static_cast<unsigned long long*>(g.state)[2 * s + 1] = 0;
+          break;
+        case Kind::kSumFloat: static_cast<double*>(g.state)[s] = 0.0; break;
+        case Kind::kMin: static_cast<long long*>(g.state)[s] = LLONG_MAX; break;
+        case Kind::kMax: static_cast<long long*>(g.state)[s] = LLONG_MIN; break;
+        default: static_cast<unsigned long long*>(g.state)[s] = 0; break;
+      }
+      if (g.has != nullptr) g.has[s] = 0;
+    }
+  }
+}
+
+__global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    size_t slot;
+    if (!bit(key.validity, i)) {
+      slot = t.capacity;
+    } else {
+      const auto k = static_cast<unsigned long long>(load_int(key.values, key.width, i));
+      slot = k == kEmptyKey ? t.capacity + 1 : find_slot(t, k, true);
+    }
+    if (slot >= t.capacity && t.special[slot - t.capacity] == 0) atomicExch(&t.special[slot - t.capacity], 1u);
+    for (int a = 0; a < t.count; ++a) {
+      const TableAgg& g = t.aggs[a];
+      if (g.kind == Kind::kCountStar) {
+        atomicAdd(static_cast<unsigned long long*>(g.state) + slot, 1ULL);
+        continue;
+      }
+      if (!bit(g.validity, i)) continue;
+      switch (g.kind) {
+        case Kind::kCount: atomicAdd(static_cast<unsigned long long*>(g.state) + slot, 1ULL); break;
+        case Kind::kSumInt: {
+          const long long v = load_int(g.values, g.width, i);
+          auto* p = static_cast<unsigned long long*>(g.state) + 2 * slot;
+          const auto lo = static_cast<unsigned long long>(v);
+          const unsigned long long old = atomicAdd(p, lo);
+          const unsigned long long hi = (v < 0 ? ~0ULL : 0ULL) + (old + lo < old ? 1ULL : 0ULL);
+          if (hi != 0) atomicAdd(p + 1, hi);
+          set_flag(g.has, slot);
+          break;
+        }
+        case Kind::kSumFloat: {
+          const double v = g.width == 4 ? static_cast<double>(static_cast<const float*>(g.values)[i])
+                                        : static_cast<const double*>(g.values)[i];
+          atomicAdd(static_cast<double*>(g.state) + slot, v);
+          set_flag(g.has, slot);
+          break;
+        }
+        case Kind::kMin:
+          atomicMin(static_cast<long long*>(g.state) + slot, load_int(g.values, g.width, i));
+          set_flag(g.has, slot);
+          break;
+        case Kind::kMax:
+          atomicMax(static_cast<long long*>(g.state) + slot, load_int(g.values, g.width, i));
+          set_flag(g.has, slot);
+          break;
+        default: break;
+      }
+    }
+  }
+}
+
+/// Moves every group of `from` into the empty table `to` (same aggregates, special slots included).
+__global__ void rehash_kernel(DeviceTable from, DeviceTable to) {
+  const size_t slots = from.capacity + 2;
+  for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
+       s += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    size_t d;
+    if (s < from.capacity) {
+      const unsigned long long k = from.keys[s];
+      if (k == kEmptyKey) continue;
+      d = find_slot(to, k, false);
+    } else {
+      d = to.capacity + (s - from.capacity);
+    }
+    for (int a = 0; a < from.count; ++a) {
+      const TableAgg& g = from.aggs[a];
+      const TableAgg& h = to.aggs[a];
+      if (g.kind == Kind::kSumInt) {
+        static_cast<unsigned long long*>(h.state)[2 * d] = static_cast<const unsigned long long*>(g.state)[2 * s];
+        static_cast<unsigned long long*>(h.state)[2 * d + 1] =
+            static_cast<const unsigned long long*>(g.state)[2 * s + 1];
+      } else {
+        static_cast<unsigned long long*>(h.state)[d] = static_cast<const unsigned long long*>(g.state)[s];
+      }
+      if (g.has != nullptr) h.has[d] = g.has[s];
+    }
+  }
+}
+
+__global__ void occupied_kernel(DeviceTable t, uint8_t* flags) {
+  const size_t slots = t.capacity + 2;
+  for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
+       s += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    flags[s] = s < t.capacity ? (t.keys[s] != kEmptyKey) : (t.special[s - t.capacity] != 0);
+  }
+}
+
+/// One output column of the states batch: the key (source -1) or a state.
+struct OutputColumn {
+  int source = -1;            ///< index into DeviceTable::aggs; -1: the key
+  int width = 8;              ///< bytes per output value
+  void* values = nullptr;
+  uint32_t* validity = nullptr;  ///< null: never NULL
+  unsigned long long* valid_count = nullptr;
+};
+
+struct Outputs {
+  int count = 0;
+  OutputColumn columns[kMaxOutputs];
+  unsigned long long* overflow = nullptr;
+};
+
+__global__ void output_kernel(DeviceTable t, Outputs o, const uint32_t* slots, size_t groups) {
+  const size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  const bool in = r < groups;
+  const size_t s = in ? slots[r] : 0;
+  for (int c = 0; c < o.count; ++c) {
+    const OutputColumn& col = o.columns[c];
+    bool valid = true;
+    if (in) {
+      if (col.source < 0) {
+        valid = s != t.capacity;
+        const unsigned long long k = s < t.capacity ? t.keys[s] : (s == t.capacity ? 0ULL : kEmptyKey);
+        if (col.width == 4) {
+          static_cast<int32_t*>(col.values)[r] = static_cast<int32_t>(static_cast<long long>(k));
+        } else {
+          static_cast<unsigned long long*>(col.values)[r] = k;
+        }
+      } else {
+        const TableAgg& g = t.aggs[col.source];
+        valid = g.has == nullptr || g.has[s] != 0;
+        if (g.kind == Kind::kSumInt) {
+          const auto* p = static_cast<const unsigned long long*>(g.state) + 2 * s;
+          if (col.width == 16) {
+            static_cast<unsigned long long*>(col.values)[2 * r] = p[0];
+            static_cast<unsigned long long*>(col.values)[2 * r + 1] = p[1];
+          } else {
+            // A BIGINT sum: the 128-bit total must fit.
+            const auto lo = static_cast<long long>(p[0]);
+            const unsigned long long sign = lo < 0 ? ~0ULL : 0ULL;
+            if (valid && p[1] != sign) atomicAdd(o.overflow, 1ULL);
+            static_cast<long long*>(col.values)[r] = lo;
+          }
+        } else if ((g.kind == Kind::kMin || g.kind == Kind::kMax) && col.width < 8) {
+          const long long v = static_cast<const long long*>(g.state)[s];
+          switch (col.width) {
+            case 1: static_cast<int8_t*>(col.values)[r] = static_cast<int8_t>(v); break;
+            case 2: static_cast<int16_t*>(col.values)[r] = static_cast<int16_t>(v); break;
+            default: static_cast<int32_t*>(col.values)[r] = static_cast<int32_t>(v); break;
+          }
+        } else {
+          static_cast<unsigned long long*>(col.values)[r] = static_cast<const unsigned long long*>(g.state)[s];
+        }
+      }
+    }
+    if (col.validity != nullptr) {
+      const unsigned word = __ballot_sync(0xffffffffu, in && valid);
+      if ((threadIdx.x & 31) == 0 && in) {
+        col.validity[r >> 5] = word;
+        if (word != 0) atomicAdd(col.valid_count, static_cast<unsigned long long>(__popc(word)));
+      }
+    }
+  }
+}
+
+/// Storage class of an integer-like type for the table: its width, or 0 when it is not one.
+int integer_width(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::kTinyInt: return 1;
+    case TypeId::kSmallInt: return 2;
+    case TypeId::kInteger:
+    case TypeId::kDate: return 4;
+    case TypeId::kBigInt:
+    case TypeId::kTimestamp: return 8;
+    case TypeId::kDecimal: return type.is_wide_decimal() ? 0 : 8;
+    default: return 0;
+  }
+}
+
+bool is_float(const LogicalType& type) { return type.id() == TypeId::kReal || type.id() == TypeId::kDouble; }
+
+bool aggregate_supported(const AggregateSpec& a) {
+  if (a.distinct && a.function != AggregateFunction::kCountStar) return false;
+  switch (a.function) {
+    case AggregateFunction::kCountStar:
+    case AggregateFunction::kCount: return true;
+    case AggregateFunction::kSum:
+    case AggregateFunction::kAvg: return integer_width(a.input_type) > 0 || is_float(a.input_type);
+    case AggregateFunction::kMin:
+    case AggregateFunction::kMax: return integer_width(a.input_type) > 0;
+    default: return false;
+  }
+}
+
+/// How a table state is laid out on the host side.
+struct StateSpec {
+  Kind kind;
+  int width;          ///< input value bytes
+  bool is_float;
+  std::optional<size_t> argument;
+  size_t slot_bytes;  ///< bytes per slot of its state array
+  bool has_flag;
+};
+
+std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates) {
+  std::vector<StateSpec> out;
+  for (const AggregateSpec& a : aggregates) {
+    const int w = is_float(a.input_type) ? static_cast<int>(a.input_type.physical_width()) : integer_width(a.input_type);
+    const bool f = is_float(a.input_type);
+    switch (a.function) {
+      case AggregateFunction::kCountStar: out.push_back({Kind::kCountStar, 8, false, std::nullopt, 8, false}); break;
+      case AggregateFunction::kCount: out.push_back({Kind::kCount, w, f, a.argument, 8, false}); break;
+      case AggregateFunction::kSum:
+      case AggregateFunction::kAvg:
+        out.push_back({f ? Kind::kSumFloat : Kind::kSumInt, w, f, a.argument, f ? size_t{8} : size_t{16}, true});
+        if (a.function == AggregateFunction::kAvg) out.push_back({Kind::kCount, w, f, a.argument, 8, false});
+        break;
+      case AggregateFunction::kMin: out.push_back({Kind::kMin, w, false, a.argument, 8, true}); break;
+      case AggregateFunction::kMax: out.push_back({Kind::kMax, w, false, a.argument, 8, true}); break;
+      default: throw InternalError("aggregate without a table state");
+    }
+  }
+  return out;
+}
+
+std::string sum_overflow_message(const AggregateSpec& a) {
+  return std::string(a.function == AggregateFunction::kAvg ? "avg" : "sum") + " of " + a.input_type.to_string() +
+         " overflows " + aggregate_state_types(a.function, a.input_type).at(0).to_string();
+}
+
+}  // namespace
+
+struct AggregateTableGpu::Impl {
+  SchemaPtr input_schema;
+  size_t key_column = 0;
+  std::vector<AggregateSpec> aggregates;
+  SchemaPtr state_schema;
+  std::vector<StateSpec> specs;
+
+  std::mutex mutex;
+  gpu::Event last;
+  bool has_last = false;
+  size_t capacity = 0;
+  size_t bound = 0;  ///< at least the groups in the table (exact after a read-back, plus the rows inserted since)
+  BufferPtr keys, special, claimed;
+  std::vector<BufferPtr> states, flags;
+
+  DeviceTable view() const {
+    DeviceTable t;
+    t.keys = keys ? keys->as<unsigned long long>() : nullptr;
+    t.capacity = capacity;
+    t.special = special ? special->as<unsigned int>() : nullptr;
+    t.claimed = claimed ? claimed->as<unsigned long long>() : nullptr;
+    t.count = static_cast<int>(specs.size());
+    for (size_t a = 0; a < specs.size(); ++a) {
+      t.aggs[a].kind = specs[a].kind;
+      t.aggs[a].width = static_cast<uint8_t>(specs[a].width);
+      t.aggs[a].is_float = specs[a].is_float;
+      t.aggs[a].state = states.empty() ? nullptr : states[a]->data();
+      t.aggs[a].has = specs[a].has_flag && !flags.empty() ? flags[a]->as<unsigned int>() : nullptr;
+    }
+    return t;
+  }
+
+  /// Allocates empty slot arrays of `slots` capacity (a power of two) into the members, initialized on `stream`.
+  void allocate(size_t slots, gpu::Stream stream, gpu::MemoryResource& mr) {
+    if (slots > kMaxCapacity) throw NotImplemented("GPU aggregation of more than 750M groups");
+    capacity = slots;
+    keys = device_buffer((slots + 2) * sizeof(unsigned long long), stream, mr);
+    states.clear();
+    flags.clear();
+    for (const StateSpec& s : specs) {
+      states.push_back(device_buffer((slots + 2) * s.slot_bytes, stream, mr));
+      flags.push_back(s.has_flag ? device_buffer((slots + 2) * sizeof(unsigned int), stream, mr) : BufferPtr());
+    }
+    const DeviceTable t = view();
+    init_kernel<<<blocks_for(slots + 2), kThreads, 0, stream.handle()>>>(t);
+    KESTREL_CUDA_CHECK_LAUNCH();
+  }
+
+  static size_t capacity_for(size_t groups) {
+    size_t c = kMinCapacity;
+    while (static_cast<double>(c) * kMaxLoad < static_cast<double>(groups)) c <<= 1;
+    return c;
+  }
+
+  size_t read_claimed(gpu::Stream stream) const {
+    unsigned long long n = 0;
+    gpu::copy_bytes(&n, gpu::MemoryKind::kHost, claimed->data(), gpu::MemoryKind::kDevice, sizeof(n), stream);
+    return static_cast<size_t>(n);
+  }
+};
+
+bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>& group_columns,
+                                 const std::vector<AggregateSpec>& aggregates) {
+  if (group_columns.size() != 1 || aggregates.empty()) return false;
+  const int key_width = integer_width(input.field(group_columns[0]).type);
+  if (key_width != 4 && key_width != 8) return false;
+  size_t states = 0;
+  for (const AggregateSpec& a : aggregates) {
+    if (!aggregate_supported(a)) return false;
+    states += a.function == AggregateFunction::kAvg ? 2 : 1;
+  }
+  return states <= static_cast<size_t>(kMaxTableAggs);
+}
+
+AggregateTableGpu::AggregateTableGpu(SchemaPtr input_schema, size_t key_column, std::vector<AggregateSpec> aggregates,
+                                     SchemaPtr state_schema)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->input_schema = std::move(input_schema);
+  impl_->key_column = key_column;
+  impl_->aggregates = std::move(aggregates);
+  impl_->state_schema = std::move(state_schema);
+  impl_->specs = state_specs(impl_->aggregates);
+  KESTREL_CHECK_EQ(impl_->state_schema->size(), impl_->specs.size() + 1);
+}
+
+AggregateTableGpu::~AggregateTableGpu() = default;
+
+void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
+  const size_t rows = batch.num_rows();
+  if (rows == 0) return;
+  if (rows > static_cast<size_t>(INT32_MAX)) throw NotImplemented("GPU aggregation of 2^31 rows or more at once");
+  Impl& m = *impl_;
+  const gpu::Stream stream = batch.stream();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  if (m.has_last) m.last.wait(stream);
+  if (m.capacity == 0) {
+    m.special = device_buffer(2 * sizeof(unsigned int), stream, mr);
+    m.claimed = device_buffer(sizeof(unsigned long long), stream, mr);
+    gpu::fill_bytes(m.special->data(), gpu::MemoryKind::kDevice, 0, m.special->size(), stream);
+    gpu::fill_bytes(m.claimed->data(), gpu::MemoryKind::kDevice, 0, m.claimed->size(), stream);
+    m.allocate(Impl::capacity_for(rows), stream, mr);
+    m.bound = 0;
+  } else if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
+    m.bound = m.read_claimed(stream);  // waits for the inserts so far (the stream waits for the last one)
+    if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
+      const DeviceTable from = m.view();
+      std::vector<BufferPtr> old{m.keys};
+      old.insert(old.end(), m.states.begin(), m.states.end());
+      old.insert(old.end(), m.flags.begin(), m.flags.end());
+      m.allocate(Impl::capacity_for(m.bound + rows), stream, mr);
+      rehash_kernel<<<blocks_for(from.capacity + 2), kThreads, 0, stream.handle()>>>(from, m.view());
+      KESTREL_CUDA_CHECK_LAUNCH();
+      // The old arrays may be freed on the stream that allocated them: the rehash must be done first.
+      stream.synchronize();
+    }
+  }
+  DeviceTable t = m.view();
+  for (size_t a = 0; a < m.specs.size(); ++a) {
+    if (!m.specs[a].argument) continue;
+    const Column& c = *batch.column(*m.specs[a].argument);
+    t.aggs[a].values = c.values() ? c.values()->data() : nullptr;
+    t.aggs[a].validity = c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
+  }
+  const Column& key_col = *batch.column(m.key_column);
+  KeyInput key;
+  key.values = key_col.values()->data();
+  key.validity = key_col.validity() && key_col.null_count() > 0 ? key_col.validity()->as<uint8_t>() : nullptr;
+  key.width = integer_width(key_col.type());
+  insert_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(t, key, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  m.bound += rows;
+  m.last.record(stream);
+  m.has_last = true;
+}
+
+size_t AggregateTableGpu::group_count() {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.mutex);
+  if (m.capacity == 0) return 0;
+  m.last.synchronize();
+  unsigned int special[2] = {0, 0};
+  gpu::copy_bytes(special, gpu::MemoryKind::kHost, m.special->data(), gpu::MemoryKind::kDevice, sizeof(special),
+                  m.claimed->stream());
+  return m.read_claimed(m.claimed->stream()) + special[0] + special[1];
+}
+
+Batch AggregateTableGpu::take_states(gpu::Stream stream, gpu::MemoryResource& mr) {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.mutex);
+  const Schema& schema = *m.state_schema;
+  std::vector<ColumnPtr> columns;
+  if (m.capacity == 0) {
+    for (const Field& f : schema.fields()) {
+      columns.push_back(Column::from_buffers(f.type, ColumnEncoding::kPlain, 0, 0, nullptr,
+                                             device_buffer(0, stream, mr), nullptr, nullptr));
+    }
+    return Batch(m.state_schema, std::move(columns), 0, gpu::MemoryKind::kDevice, stream);
+  }
+  if (m.has_last) m.last.wait(stream);
+  const DeviceTable t = m.view();
+  const size_t slots = m.capacity + 2;
+  BufferPtr occupied = device_buffer(slots, stream, mr);
+  occupied_kernel<<<blocks_for(slots), kThreads, 0, stream.handle()>>>(t, occupied->as<uint8_t>());
+  KESTREL_CUDA_CHECK_LAUNCH();
+  BufferPtr ids = device_buffer(slots * sizeof(uint32_t), stream, mr);
+  const size_t groups = gpu::select_true_rows(occupied->as<uint8_t>(), nullptr, slots, ids->as<uint32_t>(), stream, mr);
+  // Counters: [valid rows per column..., overflow].
+  BufferPtr counters = device_buffer((schema.size() + 1) * sizeof(unsigned long long), stream, mr);
+  gpu::fill_bytes(counters->data(), gpu::MemoryKind::kDevice, 0, counters->size(), stream);
+  auto* counter = counters->as<unsigned long long>();
+  Outputs o;
+  o.count = static_cast<int>(schema.size());
+  o.overflow = counter + schema.size();
+  std::vector<BufferPtr> values(schema.size()), validity(schema.size());
+  for (size_t c = 0; c < schema.size(); ++c) {
+    const LogicalType& type = schema.field(c).type;
+    OutputColumn& col = o.columns[c];
+    col.source = static_cast<int>(c) - 1;
+    col.width = static_cast<int>(type.physical_width());
+    values[c] = device_buffer(groups * type.physical_width(), stream, mr);
+    col.values = values[c]->data();
+    const bool nullable = c == 0 || m.specs[c - 1].has_flag;
+    if (nullable) {
+      validity[c] = device_buffer((groups + 31) / 32 * 4, stream, mr);
+      col.validity = validity[c]->as<uint32_t>();
+      col.valid_count = counter + c;
+    }
+  }
+  if (groups > 0) {
+    // One thread per group (the validity words need whole warps of consecutive rows), no grid-stride loop.
+    const auto blocks = static_cast<unsigned>((groups + kThreads - 1) / kThreads);
+    output_kernel<<<blocks, kThreads, 0, stream.handle()>>>(t, o, ids->as<uint32_t>(), groups);
+    KESTREL_CUDA_CHECK_LAUNCH();
+  }
+  std::vector<unsigned long long> host(schema.size() + 1, 0);
+  // NULL counts are column metadata; the overflow flag raises. This also waits for the table's last use.
+  gpu::copy_bytes(host.data(), gpu::MemoryKind::kHost, counter, gpu::MemoryKind::kDevice,
+                  host.size() * sizeof(unsigned long long), stream);
+  if (host.back() != 0) {
+    for (const AggregateSpec& a : m.aggregates) {
+      if (a.function == AggregateFunction::kSum && !is_float(a.input_type) &&
+          aggregate_state_types(a.function, a.input_type).at(0).physical_width() == 8) {
+        throw InvalidInput(sum_overflow_message(a));
+      }
+    }
+    throw InternalError("a GPU aggregation table flagged an overflow without a BIGINT sum");
+  }
+  for (size_t c = 0; c < schema.size(); ++c) {
+    const size_t nulls = validity[c] ? groups - static_cast<size_t>(host[c]) : 0;
+    columns.push_back(Column::from_buffers(schema.field(c).type, ColumnEncoding::kPlain, groups, nulls,
+                                           nulls > 0 ? validity[c] : nullptr, values[c], nullptr, nullptr));
+  }
+  m.keys.reset();
+  m.states.clear();
+  m.flags.clear();
+  m.special.reset();
+  m.claimed.reset();
+  m.capacity = 0;
+  m.has_last = false;
+  return Batch(m.state_schema, std::move(columns), groups, gpu::MemoryKind::kDevice, stream);
+}
+
+}  // namespace kestrel::exec::aggregate_gpu_detail
