@@ -192,20 +192,29 @@ PlanBuilder::Open PlanBuilder::build_placed(const plan::LogicalPtr& node) {
   switch (node->kind) {
     case NodeKind::kGet: {
       const auto& get = node->as<plan::LogicalGet>();
+      const SchemaPtr scan_schema = std::make_shared<Schema>(get.scan_fields());
+      // Columns only the filters read are dropped right after them.
+      std::vector<plan::ExprPtr> kept;
+      for (size_t p : get.projection) {
+        kept.push_back(plan::make_column_ref(p, get.scan_fields()[p].type, get.scan_fields()[p].name));
+      }
 #if KESTREL_WITH_CUDA
       if (gpu_placement() && (get.filters.empty() || gpu_exprs(get.filters))) {
         // The scan still prunes by its spec and reads onto the device (through the table cache); the row filters
         // run on the GPU one after the other as on the CPU (a later filter only sees, and only raises errors for,
         // the rows the earlier ones kept).
-        Open open{std::make_shared<TableScanGpu>(get.table, get.spec, schema_of(get)), {}, {}, true};
+        Open open{std::make_shared<TableScanGpu>(get.table, get.spec, scan_schema), {}, {}, true};
         for (const plan::ExprPtr& filter : merge_safe_filters(get.filters)) {
           open.operators.push_back(std::make_shared<FilterGpu>(filter));
         }
+        if (!kept.empty()) open.operators.push_back(project(true, kept, schema_of(get)));
         return open;
       }
 #endif
       if (gpu_placement() && !get.filters.empty()) cpu_operators_.push_back("filters of " + node->label());
-      return Open{std::make_shared<TableScanCpu>(get.table, get.spec, get.filters, schema_of(get)), {}, {}};
+      Open open{std::make_shared<TableScanCpu>(get.table, get.spec, get.filters, scan_schema), {}, {}};
+      if (!kept.empty()) open.operators.push_back(project(false, kept, schema_of(get)));
+      return open;
     }
     case NodeKind::kValues: return build_values(node->as<plan::LogicalValues>());
     case NodeKind::kFilter: {

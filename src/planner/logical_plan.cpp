@@ -57,9 +57,15 @@ std::string AggregateCall::to_string() const {
 
 std::string LogicalGet::label() const {
   std::string out = "Get " + table->name() + " [";
-  for (size_t i = 0; i < output.size(); ++i) out += (i ? ", " : "") + output[i].name;
+  const std::vector<Field>& fields = scan_fields();
+  for (size_t i = 0; i < fields.size(); ++i) out += (i ? ", " : "") + fields[i].name;
   out += "]";
   if (!filters.empty()) out += " filters: " + join_exprs(filters);
+  if (!projection.empty()) {
+    out += " output: [";
+    for (size_t i = 0; i < output.size(); ++i) out += (i ? ", " : "") + output[i].name;
+    out += "]";
+  }
   if (!spec.predicates.empty()) out += " prune: " + std::to_string(spec.predicates.size());
   return out;
 }

@@ -55,12 +55,18 @@ struct LogicalNode {
 };
 
 /// Reads `spec.columns` of `table` (output = those columns in that order). `filters` are conjuncts over the
-/// output columns that the scan applies to every batch it reads; `spec.predicates` let it skip morsels.
+/// scanned columns that the scan applies to every batch it reads; `spec.predicates` let it skip morsels.
+/// With `projection` set, the output is only those positions of the scanned columns, after the filters: columns
+/// only the filters read are dropped at the scan instead of travelling through joins.
 struct LogicalGet final : LogicalNode {
   LogicalGet() : LogicalNode(NodeKind::kGet) {}
   catalog::TablePtr table;
   catalog::ScanSpec spec;
   std::vector<ExprPtr> filters;
+  std::vector<size_t> projection;  ///< positions in spec.columns of the output; empty: every scanned column
+  std::vector<Field> scanned;      ///< the fields of spec.columns when `projection` is set
+  /// The fields the scan itself produces (before the projection).
+  const std::vector<Field>& scan_fields() const { return projection.empty() ? output : scanned; }
   std::string label() const override;
 };
 

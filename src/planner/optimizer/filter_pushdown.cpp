@@ -42,6 +42,8 @@ class FilterPushdown {
       }
       case NodeKind::kGet: {
         auto& get = node->as<LogicalGet>();
+        // After projection pruning the filters index the scanned columns, not the output: keep a Filter node.
+        if (!get.projection.empty()) return wrap(node, preds);
         for (auto& p : preds) get.filters.push_back(p);
         dedupe(get.filters);
         return node;

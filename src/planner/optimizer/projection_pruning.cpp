@@ -2,6 +2,7 @@
 #include <functional>
 #include <set>
 
+#include "common/check.hpp"
 #include "planner/expression_utils.hpp"
 #include "planner/optimizer/optimizer.hpp"
 
@@ -167,18 +168,35 @@ class ProjectionPruning {
   }
 
   Mapping apply_get(LogicalGet& get, Columns req) {
-    for (const auto& f : get.filters) add_columns(req, f);
-    if (req.empty() && !get.output.empty()) req.insert(0);  // keep one column for the row count
-    Mapping m;
+    KESTREL_CHECK(get.projection.empty());  // each node is rewritten once
+    Columns scanned = req;
+    for (const auto& f : get.filters) add_columns(scanned, f);
+    if (scanned.empty() && !get.output.empty()) scanned.insert(0);  // keep one column for the row count
+    // Columns only the filters read are scanned and dropped after them (unless nothing else is read: the output
+    // then keeps them for the row count).
+    const bool project = !req.empty() && req.size() < scanned.size();
+    Mapping position;  // old index -> position among the scanned columns
     std::vector<size_t> columns;
+    std::vector<Field> fields;
+    for (size_t i : scanned) {
+      position[i] = columns.size();
+      columns.push_back(get.spec.columns[i]);
+      fields.push_back(get.output[i]);
+    }
+    for (auto& f : get.filters) f = remap(f, position);
+    get.spec.columns = columns;
+    if (!project) {
+      get.output = fields;
+      return position;
+    }
+    Mapping m;
     std::vector<Field> output;
     for (size_t i : req) {
-      m[i] = columns.size();
-      columns.push_back(get.spec.columns[i]);
+      m[i] = output.size();
+      get.projection.push_back(position.at(i));
       output.push_back(get.output[i]);
     }
-    for (auto& f : get.filters) f = remap(f, m);
-    get.spec.columns = columns;
+    get.scanned = fields;
     get.output = output;
     return m;
   }
