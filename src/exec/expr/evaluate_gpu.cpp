@@ -606,6 +606,14 @@ std::vector<ColumnPtr> evaluate_gpu_all(const std::vector<plan::ExprPtr>& exprs,
                                         gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "evaluate_gpu");
   KESTREL_CHECK_MSG(device_batch.on_device(), "GPU expression evaluation needs a device batch");
+  // Column references only (a projection that keeps or reorders columns): no device work, no sync.
+  if (std::all_of(exprs.begin(), exprs.end(), [&](const plan::ExprPtr& e) {
+        return e->kind == ExprKind::kColumnRef && e->column_index < device_batch.num_columns();
+      })) {
+    std::vector<ColumnPtr> columns;
+    for (const plan::ExprPtr& e : exprs) columns.push_back(device_batch.column(e->column_index));
+    return columns;
+  }
   // [error flag, padding, one valid-row counter per result], read back in one copy.
   const size_t status_bytes = sizeof(StatusBlock) + exprs.size() * sizeof(unsigned long long);
   BufferPtr status = Buffer::allocate(status_bytes, mr, stream);

@@ -23,7 +23,8 @@ namespace kestrel::exec {
 /// does not support (placement then runs the expression on the CPU). Runtime errors (overflow, division by zero,
 /// failed casts) are flagged on the device and raised as the CPU's InvalidInput.
 ///
-/// Synchronizes `stream` once: the host reads back the error flag and the result's NULL count.
+/// Synchronizes `stream` once (the host reads back the error flag and the result's NULL count), except for a column
+/// reference, which is returned as is.
 ColumnPtr evaluate_gpu(const plan::Expr& expr, const Batch& device_batch, gpu::Stream stream,
                        gpu::MemoryResource& mr);
 

@@ -83,8 +83,9 @@ __device__ inline long long load_int(const void* values, int width, size_t i) {
   }
 }
 
-/// The slot of `key` (claimed when new). The load bound guarantees an empty slot on the way.
-__device__ inline size_t find_slot(const DeviceTable& t, unsigned long long key, bool count_new) {
+/// The slot of `key`, claimed (and *claimed_new set) when the key is new. The load bound guarantees an empty slot
+/// on the way.
+__device__ inline size_t find_slot(const DeviceTable& t, unsigned long long key, bool* claimed_new) {
   const size_t mask = t.capacity - 1;
   size_t slot = static_cast<size_t>(mix(key)) & mask;
   while (true) {
@@ -93,7 +94,7 @@ __device__ inline size_t find_slot(const DeviceTable& t, unsigned long long key,
     if (cur == kEmptyKey) {
       cur = atomicCAS(&t.keys[slot], kEmptyKey, key);
       if (cur == kEmptyKey) {
-        if (count_new) atomicAdd(t.claimed, 1ULL);
+        *claimed_new = true;
         return slot;
       }
       if (cur == key) return slot;
@@ -129,6 +130,11 @@ __global__ void init_kernel(DeviceTable t) {
 }
 
 __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
+  // New groups are counted per block and added to the table's counter once: one global counter updated by every
+  // new key would serialize them.
+  __shared__ unsigned long long block_claimed;
+  if (threadIdx.x == 0) block_claimed = 0;
+  __syncthreads();
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     size_t slot;
@@ -136,7 +142,9 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
       slot = t.capacity;
     } else {
       const auto k = static_cast<unsigned long long>(load_int(key.values, key.width, i));
-      slot = k == kEmptyKey ? t.capacity + 1 : find_slot(t, k, true);
+      bool claimed_new = false;
+      slot = k == kEmptyKey ? t.capacity + 1 : find_slot(t, k, &claimed_new);
+      if (claimed_new) atomicAdd(&block_claimed, 1ULL);
     }
     if (slot >= t.capacity && t.special[slot - t.capacity] == 0) atomicExch(&t.special[slot - t.capacity], 1u);
     for (int a = 0; a < t.count; ++a) {
@@ -149,12 +157,13 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
       switch (g.kind) {
         case Kind::kCount: atomicAdd(static_cast<unsigned long long*>(g.state) + slot, 1ULL); break;
         case Kind::kSumInt: {
+          // v = hi * 2^32 + lo: the low halves add up in the first word, the (signed) high halves in the second,
+          // with no carry to wait for (normalize_kernel folds the first word before it could wrap).
           const long long v = load_int(g.values, g.width, i);
           auto* p = static_cast<unsigned long long*>(g.state) + 2 * slot;
-          const auto lo = static_cast<unsigned long long>(v);
-          const unsigned long long old = atomicAdd(p, lo);
-          const unsigned long long hi = (v < 0 ? ~0ULL : 0ULL) + (old + lo < old ? 1ULL : 0ULL);
-          if (hi != 0) atomicAdd(p + 1, hi);
+          atomicAdd(p, static_cast<unsigned long long>(v) & 0xffffffffULL);
+          const long long hi = v >> 32;
+          if (hi != 0) atomicAdd(p + 1, static_cast<unsigned long long>(hi));
           set_flag(g.has, slot);
           break;
         }
@@ -177,6 +186,28 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
       }
     }
   }
+  __syncthreads();
+  if (threadIdx.x == 0 && block_claimed != 0) atomicAdd(t.claimed, block_claimed);
+}
+
+/// Folds the low words of the integer sums into their high words (lo < 2^32 afterwards), so that another 2^32 rows
+/// can add to them without wrapping.
+__global__ void normalize_kernel(DeviceTable t) {
+  const size_t slots = t.capacity + 2;
+  for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
+       s += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    for (int a = 0; a < t.count; ++a) {
+      if (t.aggs[a].kind != Kind::kSumInt) continue;
+      auto* p = static_cast<unsigned long long*>(t.aggs[a].state) + 2 * s;
+      p[1] += p[0] >> 32;
+      p[0] &= 0xffffffffULL;
+    }
+  }
+}
+
+/// The exact sum of a slot's (low word, signed high word) pair.
+__device__ inline __int128 sum_value(const unsigned long long* p) {
+  return (static_cast<__int128>(static_cast<long long>(p[1])) << 32) + static_cast<__int128>(p[0]);
 }
 
 /// Moves every group of `from` into the empty table `to` (same aggregates, special slots included).
@@ -188,7 +219,8 @@ __global__ void rehash_kernel(DeviceTable from, DeviceTable to) {
     if (s < from.capacity) {
       const unsigned long long k = from.keys[s];
       if (k == kEmptyKey) continue;
-      d = find_slot(to, k, false);
+      bool claimed_new = false;  // the table's count of groups does not change
+      d = find_slot(to, k, &claimed_new);
     } else {
       d = to.capacity + (s - from.capacity);
     }
@@ -250,16 +282,13 @@ __global__ void output_kernel(DeviceTable t, Outputs o, const uint32_t* slots, s
         const TableAgg& g = t.aggs[col.source];
         valid = g.has == nullptr || g.has[s] != 0;
         if (g.kind == Kind::kSumInt) {
-          const auto* p = static_cast<const unsigned long long*>(g.state) + 2 * s;
+          const __int128 sum = sum_value(static_cast<const unsigned long long*>(g.state) + 2 * s);
           if (col.width == 16) {
-            static_cast<unsigned long long*>(col.values)[2 * r] = p[0];
-            static_cast<unsigned long long*>(col.values)[2 * r + 1] = p[1];
+            static_cast<__int128*>(col.values)[r] = sum;
           } else {
-            // A BIGINT sum: the 128-bit total must fit.
-            const auto lo = static_cast<long long>(p[0]);
-            const unsigned long long sign = lo < 0 ? ~0ULL : 0ULL;
-            if (valid && p[1] != sign) atomicAdd(o.overflow, 1ULL);
-            static_cast<long long*>(col.values)[r] = lo;
+            // A BIGINT sum: the total must fit 64 bits.
+            if (valid && (sum > LLONG_MAX || sum < LLONG_MIN)) atomicAdd(o.overflow, 1ULL);
+            static_cast<long long*>(col.values)[r] = static_cast<long long>(sum);
           }
         } else if ((g.kind == Kind::kMin || g.kind == Kind::kMax) && col.width < 8) {
           const long long v = static_cast<const long long*>(g.state)[s];
@@ -362,6 +391,7 @@ struct AggregateTableGpu::Impl {
   bool has_last = false;
   size_t capacity = 0;
   size_t bound = 0;  ///< at least the groups in the table (exact after a read-back, plus the rows inserted since)
+  size_t unfolded_rows = 0;  ///< rows added to the integer sums since their low words were last folded
   BufferPtr keys, special, claimed;
   std::vector<BufferPtr> states, flags;
 
@@ -452,6 +482,7 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
     gpu::fill_bytes(m.claimed->data(), gpu::MemoryKind::kDevice, 0, m.claimed->size(), stream);
     m.allocate(Impl::capacity_for(rows), stream, mr);
     m.bound = 0;
+    m.unfolded_rows = 0;
   } else if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
     m.bound = m.read_claimed(stream);  // waits for the inserts so far (the stream waits for the last one)
     if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
@@ -466,6 +497,13 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
       stream.synchronize();
     }
   }
+  // A low word adds at most 2^32 - 1 per row: fold before 2^32 rows could wrap it.
+  if (m.unfolded_rows + rows >= (size_t{1} << 32)) {
+    normalize_kernel<<<blocks_for(m.capacity + 2), kThreads, 0, stream.handle()>>>(m.view());
+    KESTREL_CUDA_CHECK_LAUNCH();
+    m.unfolded_rows = 0;
+  }
+  m.unfolded_rows += rows;
   DeviceTable t = m.view();
   for (size_t a = 0; a < m.specs.size(); ++a) {
     if (!m.specs[a].argument) continue;
