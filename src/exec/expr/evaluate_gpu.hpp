@@ -2,11 +2,11 @@
 /// GPU evaluation of bound expressions (planner/expression.hpp) over device batches: the twin of evaluate.hpp,
 /// producing device columns with the same values, types and NULLs as the CPU evaluator.
 ///
-/// Today each expression node is one kernel launch (or a few) over whole columns; constants stay one-row device
-/// columns that kernels broadcast, column references are returned without a copy, and dictionary-encoded strings
-/// are compared, matched (LIKE) and cut (SUBSTRING) once per dictionary entry. Next step: fuse chains of
-/// fixed-width nodes (arithmetic, comparisons, logic, casts) into one generated kernel per tree, keeping only
-/// strings and CASE as separate passes.
+/// Each expression node is one kernel launch (or a few) over whole columns; constants stay one-row device columns
+/// that kernels broadcast, column references are returned without a copy, and dictionary-encoded strings are
+/// compared, matched (LIKE) and cut (SUBSTRING) once per dictionary entry. Filters and join conditions go through
+/// predicate_gpu.hpp first, which runs the boolean skeleton of a predicate as one kernel. Next step: the same for
+/// arithmetic (projections such as TPC-H q1's decimal products), keeping strings and CASE as separate passes.
 
 #include <vector>
 
