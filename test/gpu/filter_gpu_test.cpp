@@ -6,6 +6,7 @@
 #include "exec/expr/evaluate_gpu_support.hpp"
 #include "exec/ops/filter/filter.hpp"
 #include "exec/ops/filter/filter_gpu.hpp"
+#include "bool_exprs.hpp"
 #include "gpu_test_env.hpp"
 #include "test_batches.hpp"
 #include "vector/transfer.hpp"
@@ -17,19 +18,13 @@ using plan::ExprKind;
 using plan::ExprPtr;
 using plan::ScalarFunction;
 
+using bool_exprs::col;
+using bool_exprs::fn;
+using bool_exprs::lit;
+using bool_exprs::node;
+
 class FilterGpuTest : public GpuTest {
  protected:
-  static ExprPtr col(const Batch& b, const std::string& name) {
-    auto index = b.schema()->index_of(name);
-    EXPECT_TRUE(index.has_value()) << name;
-    return plan::make_column_ref(index.value_or(0), b.schema()->field(index.value_or(0)).type, name);
-  }
-  static ExprPtr fn(ScalarFunction f, std::vector<ExprPtr> args) {
-    return plan::make_function(f, TypeId::kBoolean, std::move(args));
-  }
-  static ExprPtr lit(Value v) { return plan::make_constant(std::move(v)); }
-  static ExprPtr node(ExprKind k, std::vector<ExprPtr> args) { return plan::make_node(k, TypeId::kBoolean, std::move(args)); }
-
   /// The predicates every batch is filtered by (built against `b`'s schema).
   std::vector<ExprPtr> predicates(const Batch& b) {
     ExprPtr i = col(b, "INTEGER_nulls");

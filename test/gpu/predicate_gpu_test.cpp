@@ -6,6 +6,7 @@
 
 #include "exec/expr/evaluate.hpp"
 #include "exec/expr/predicate_gpu.hpp"
+#include "bool_exprs.hpp"
 #include "gpu_test_env.hpp"
 #include "test_batches.hpp"
 #include "vector/transfer.hpp"
@@ -19,19 +20,13 @@ using plan::ScalarFunction;
 
 const LogicalType kBool = TypeId::kBoolean;
 
+using bool_exprs::col;
+using bool_exprs::fn;
+using bool_exprs::lit;
+using bool_exprs::node;
+
 class PredicateGpuTest : public GpuTest {
  protected:
-  static ExprPtr col(const Batch& b, const std::string& name) {
-    auto index = b.schema()->index_of(name);
-    EXPECT_TRUE(index.has_value()) << name;
-    return plan::make_column_ref(index.value_or(0), b.schema()->field(index.value_or(0)).type, name);
-  }
-  static ExprPtr fn(ScalarFunction f, std::vector<ExprPtr> args) {
-    return plan::make_function(f, kBool, std::move(args));
-  }
-  static ExprPtr lit(Value v) { return plan::make_constant(std::move(v)); }
-  static ExprPtr node(ExprKind k, std::vector<ExprPtr> args) { return plan::make_node(k, kBool, std::move(args)); }
-
   /// Compares the fused result with the CPU's; returns whether the predicate was fused at all.
   bool expect_same(const plan::Expr& e, const Batch& host, const Batch& device) {
     exec::EvalContext ctx;
@@ -60,10 +55,8 @@ class PredicateGpuTest : public GpuTest {
 };
 
 /// Predicates the program expresses whole or in part, built against `b`'s schema.
-std::vector<ExprPtr> fused_predicates(const Batch& b, const std::function<ExprPtr(const std::string&)>& col) {
-  auto fn = [](ScalarFunction f, std::vector<ExprPtr> args) { return plan::make_function(f, kBool, std::move(args)); };
-  auto lit = [](Value v) { return plan::make_constant(std::move(v)); };
-  auto node = [](ExprKind k, std::vector<ExprPtr> args) { return plan::make_node(k, kBool, std::move(args)); };
+std::vector<ExprPtr> fused_predicates(const Batch& b) {
+  auto col = [&b](const std::string& name) { return bool_exprs::col(b, name); };
   std::vector<ExprPtr> v;
   for (auto f : {ScalarFunction::kEqual, ScalarFunction::kNotEqual, ScalarFunction::kLess, ScalarFunction::kLessEqual,
                  ScalarFunction::kGreater, ScalarFunction::kGreaterEqual}) {
@@ -124,8 +117,7 @@ TEST_F(PredicateGpuTest, MatchesTheCpuEvaluator) {
   for (size_t rows : {size_t{0}, size_t{1}, size_t{37}, size_t{4099}, size_t{1} << 20}) {
     Batch host = make_all_types_batch(rows, 500 + rows);
     Batch device = copy_batch(host, device_mr(), stream());
-    auto c = [&](const std::string& name) { return col(host, name); };
-    for (const ExprPtr& e : fused_predicates(host, c)) {
+    for (const ExprPtr& e : fused_predicates(host)) {
       EXPECT_TRUE(expect_same(*e, host, device)) << "not fused: " << e->to_string();
       if (HasFailure()) return;
     }

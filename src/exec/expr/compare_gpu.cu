@@ -10,7 +10,7 @@ namespace {
 
 using plan::ScalarFunction;
 
-enum CompareOp : int { kEq, kNe, kLt, kLe, kGt, kGe };
+enum CompareOp : int { kEq, kNe, kLt, kLe, kGt, kGe };  // the numbering of compare_values
 
 /// The result of `op` given the sign of a <=> b.
 __device__ inline bool from_order(int op, int order) {
@@ -21,18 +21,6 @@ __device__ inline bool from_order(int op, int order) {
     case kLe: return order <= 0;
     case kGt: return order > 0;
     default: return order >= 0;
-  }
-}
-
-template <typename T>
-__device__ inline bool compare_values(int op, T a, T b) {
-  switch (op) {
-    case kEq: return a == b;
-    case kNe: return a != b;
-    case kLt: return a < b;
-    case kLe: return a <= b;
-    case kGt: return a > b;
-    default: return a >= b;
   }
 }
 

@@ -49,6 +49,20 @@ __device__ inline void write_validity(uint32_t* validity, size_t i, bool in_rang
   if (validity != nullptr && (threadIdx.x & 31) == 0 && in_range) validity[i >> 5] = word;
 }
 
+/// The comparison `op` of two values: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >= (the order of the comparison enums of
+/// compare_gpu.cu and predicate_program.hpp).
+template <typename T>
+__device__ inline bool compare_values(int op, T a, T b) {
+  switch (op) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a < b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    default: return a >= b;
+  }
+}
+
 /// Whether a failing row i counts: one-row (constant) evaluations count when any row is active.
 __device__ inline bool row_active(const ErrorScope& err, size_t i) {
   if (err.one_row) return err.active_any == nullptr || *err.active_any != 0;

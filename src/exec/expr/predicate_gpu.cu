@@ -28,22 +28,13 @@ __device__ inline T load(const Program& p, Operand o, size_t i) {
   return v;
 }
 
-template <typename T>
-__device__ inline bool compare(uint8_t cmp, T a, T b) {
-  switch (cmp) {
-    case kEq: return a == b;
-    case kNe: return a != b;
-    case kLt: return a < b;
-    case kLe: return a <= b;
-    case kGt: return a > b;
-    default: return a >= b;
-  }
-}
+static_assert(kEq == 0 && kNe == 1 && kLt == 2 && kLe == 3 && kGt == 4 && kGe == 5,
+              "Comparison numbers the operators as gpu_expr::compare_values does");
 
 template <typename T>
 __device__ inline uint8_t compare_op(const Program& p, const Instruction& in, size_t i) {
   if (!slot_valid(p, in.a, i) || !slot_valid(p, in.b, i)) return kUnknown;
-  return compare(in.cmp, load<T>(p, in.a, i), load<T>(p, in.b, i)) ? kTrue : kFalse;
+  return gpu_expr::compare_values(in.cmp, load<T>(p, in.a, i), load<T>(p, in.b, i)) ? kTrue : kFalse;
 }
 
 template <typename T>

@@ -51,17 +51,27 @@ __device__ bool like_match(DeviceString s, const char* p, int64_t m, int escape)
   return pi == m;
 }
 
-__global__ void like_kernel(DeviceArg s, const char* pattern, int64_t pattern_len, int escape, bool negate,
-                            DeviceOut out, size_t rows) {
+/// LIKE (`negate`: NOT LIKE) of every row of `s` with `Matcher::match(string)`.
+template <typename Matcher>
+__global__ void like_kernel(DeviceArg s, const __grid_constant__ Matcher matcher, bool negate, DeviceOut out,
+                            size_t rows) {
   const size_t i = row_index();
   const bool in = i < rows;
   bool valid = false;
   if (in) {
     valid = arg_valid(s, i);
-    static_cast<uint8_t*>(out.values)[i] = valid && (like_match(arg_string(s, i), pattern, pattern_len, escape) != negate);
+    static_cast<uint8_t*>(out.values)[i] = valid && (matcher.match(arg_string(s, i)) != negate);
   }
   write_validity(out.validity, i, in, valid);
 }
+
+/// The general matcher: % and _, escapes.
+struct GeneralLike {
+  const char* pattern;
+  int64_t length;
+  int escape;
+  __device__ bool match(DeviceString s) const { return like_match(s, pattern, length, escape); }
+};
 
 /// Where `seg[0..len)` first occurs in s[from, n) (a start at most n - len), or -1. Scans 8 bytes per load: a SWAR
 /// test flags the bytes equal to the segment's first byte, and only those are compared further. The aligned word
@@ -132,17 +142,11 @@ __device__ bool segments_match(DeviceString str, const LikeSegments& p) {
   return true;
 }
 
-__global__ void like_segments_kernel(DeviceArg s, const __grid_constant__ LikeSegments pattern, bool negate,
-                                     DeviceOut out, size_t rows) {
-  const size_t i = row_index();
-  const bool in = i < rows;
-  bool valid = false;
-  if (in) {
-    valid = arg_valid(s, i);
-    static_cast<uint8_t*>(out.values)[i] = valid && (segments_match(arg_string(s, i), pattern) != negate);
-  }
-  write_validity(out.validity, i, in, valid);
-}
+/// The matcher of patterns of literal segments.
+struct SegmentsLike {
+  LikeSegments segments;
+  __device__ bool match(DeviceString s) const { return segments_match(s, segments); }
+};
 
 /// The byte range [begin, end) of substring(s, start[, length]) (PostgreSQL rules, as the CPU's string_funcs).
 __device__ inline void substring_range(DeviceString s, int64_t start, bool has_length, int64_t length,
@@ -209,8 +213,8 @@ void launch_like(DeviceArg s, const char* pattern, size_t pattern_len, int escap
                  size_t rows, gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "launch_like");
   if (rows == 0) return;
-  like_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, pattern, static_cast<int64_t>(pattern_len),
-                                                                       escape, negate, out, rows);
+  const GeneralLike matcher{pattern, static_cast<int64_t>(pattern_len), escape};
+  like_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, matcher, negate, out, rows);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 
@@ -243,7 +247,7 @@ void launch_like_segments(DeviceArg s, const LikeSegments& pattern, bool negate,
                           gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "launch_like_segments");
   if (rows == 0) return;
-  like_segments_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, pattern, negate, out, rows);
+  like_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, SegmentsLike{pattern}, negate, out, rows);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 

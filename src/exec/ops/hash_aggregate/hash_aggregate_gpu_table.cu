@@ -7,6 +7,7 @@
 #include "common/check.hpp"
 #include "common/error.hpp"
 #include "exec/ops/common/device_rows.hpp"
+#include "exec/ops/common/device_rows_gpu.cuh"
 #include "gpu/copy.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/gather.hpp"
@@ -61,15 +62,6 @@ struct KeyInput {
   int width = 8;
 };
 
-__device__ inline unsigned long long mix(unsigned long long x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
 __device__ inline bool bit(const uint8_t* validity, size_t i) {
   return validity == nullptr || ((validity[i >> 3] >> (i & 7)) & 1) != 0;
 }
@@ -87,7 +79,7 @@ __device__ inline long long load_int(const void* values, int width, size_t i) {
 /// on the way.
 __device__ inline size_t find_slot(const DeviceTable& t, unsigned long long key, bool* claimed_new) {
   const size_t mask = t.capacity - 1;
-  size_t slot = static_cast<size_t>(mix(key)) & mask;
+  size_t slot = static_cast<size_t>(device_rows::mix64(key)) & mask;
   while (true) {
     unsigned long long cur = t.keys[slot];
     if (cur == key) return slot;
@@ -158,7 +150,7 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
         case Kind::kCount: atomicAdd(static_cast<unsigned long long*>(g.state) + slot, 1ULL); break;
         case Kind::kSumInt: {
           // v = hi * 2^32 + lo: the low halves add up in the first word, the (signed) high halves in the second,
-          // with no carry to wait for (normalize_kernel folds the first word before it could wrap).
+          // with no carry to wait for; neither wraps below 2^32 rows (AggregateTableGpu::insert checks).
           const long long v = load_int(g.values, g.width, i);
           auto* p = static_cast<unsigned long long*>(g.state) + 2 * slot;
           atomicAdd(p, static_cast<unsigned long long>(v) & 0xffffffffULL);
@@ -188,21 +180,6 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
   }
   __syncthreads();
   if (threadIdx.x == 0 && block_claimed != 0) atomicAdd(t.claimed, block_claimed);
-}
-
-/// Folds the low words of the integer sums into their high words (lo < 2^32 afterwards), so that another 2^32 rows
-/// can add to them without wrapping.
-__global__ void normalize_kernel(DeviceTable t) {
-  const size_t slots = t.capacity + 2;
-  for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
-       s += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    for (int a = 0; a < t.count; ++a) {
-      if (t.aggs[a].kind != Kind::kSumInt) continue;
-      auto* p = static_cast<unsigned long long*>(t.aggs[a].state) + 2 * s;
-      p[1] += p[0] >> 32;
-      p[0] &= 0xffffffffULL;
-    }
-  }
 }
 
 /// The exact sum of a slot's (low word, signed high word) pair.
@@ -391,7 +368,7 @@ struct AggregateTableGpu::Impl {
   bool has_last = false;
   size_t capacity = 0;
   size_t bound = 0;  ///< at least the groups in the table (exact after a read-back, plus the rows inserted since)
-  size_t unfolded_rows = 0;  ///< rows added to the integer sums since their low words were last folded
+  size_t total_rows = 0;  ///< rows inserted so far
   BufferPtr keys, special, claimed;
   std::vector<BufferPtr> states, flags;
 
@@ -415,14 +392,18 @@ struct AggregateTableGpu::Impl {
   /// Allocates empty slot arrays of `slots` capacity (a power of two) into the members, initialized on `stream`.
   void allocate(size_t slots, gpu::Stream stream, gpu::MemoryResource& mr) {
     if (slots > kMaxCapacity) throw NotImplemented("GPU aggregation of more than 750M groups");
-    capacity = slots;
-    keys = device_buffer((slots + 2) * sizeof(unsigned long long), stream, mr);
-    states.clear();
-    flags.clear();
+    // Everything is allocated before a member changes: a failed allocation (memory budget) leaves the table as it
+    // was for the drivers still inserting until the query stops.
+    BufferPtr new_keys = device_buffer((slots + 2) * sizeof(unsigned long long), stream, mr);
+    std::vector<BufferPtr> new_states, new_flags;
     for (const StateSpec& s : specs) {
-      states.push_back(device_buffer((slots + 2) * s.slot_bytes, stream, mr));
-      flags.push_back(s.has_flag ? device_buffer((slots + 2) * sizeof(unsigned int), stream, mr) : BufferPtr());
+      new_states.push_back(device_buffer((slots + 2) * s.slot_bytes, stream, mr));
+      new_flags.push_back(s.has_flag ? device_buffer((slots + 2) * sizeof(unsigned int), stream, mr) : BufferPtr());
     }
+    capacity = slots;
+    keys = std::move(new_keys);
+    states = std::move(new_states);
+    flags = std::move(new_flags);
     const DeviceTable t = view();
     init_kernel<<<blocks_for(slots + 2), kThreads, 0, stream.handle()>>>(t);
     KESTREL_CUDA_CHECK_LAUNCH();
@@ -474,6 +455,14 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
   Impl& m = *impl_;
   const gpu::Stream stream = batch.stream();
   std::lock_guard<std::mutex> lock(m.mutex);
+  // An integer sum's words take at most 2^32 - 1 (low halves) and 2^31 (high halves) per row: exact below 2^32 rows.
+  const bool int_sums = std::any_of(m.specs.begin(), m.specs.end(), [](const StateSpec& s) {
+    return s.kind == Kind::kSumInt;
+  });
+  if (int_sums && m.total_rows + rows >= (size_t{1} << 32)) {
+    throw NotImplemented("GPU aggregation table with integer sums over 2^32 rows");
+  }
+  m.total_rows += rows;
   if (m.has_last) m.last.wait(stream);
   if (m.capacity == 0) {
     m.special = device_buffer(2 * sizeof(unsigned int), stream, mr);
@@ -482,7 +471,6 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
     gpu::fill_bytes(m.claimed->data(), gpu::MemoryKind::kDevice, 0, m.claimed->size(), stream);
     m.allocate(Impl::capacity_for(rows), stream, mr);
     m.bound = 0;
-    m.unfolded_rows = 0;
   } else if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
     m.bound = m.read_claimed(stream);  // waits for the inserts so far (the stream waits for the last one)
     if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
@@ -497,13 +485,6 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
       stream.synchronize();
     }
   }
-  // A low word adds at most 2^32 - 1 per row: fold before 2^32 rows could wrap it.
-  if (m.unfolded_rows + rows >= (size_t{1} << 32)) {
-    normalize_kernel<<<blocks_for(m.capacity + 2), kThreads, 0, stream.handle()>>>(m.view());
-    KESTREL_CUDA_CHECK_LAUNCH();
-    m.unfolded_rows = 0;
-  }
-  m.unfolded_rows += rows;
   DeviceTable t = m.view();
   for (size_t a = 0; a < m.specs.size(); ++a) {
     if (!m.specs[a].argument) continue;
@@ -606,6 +587,7 @@ Batch AggregateTableGpu::take_states(gpu::Stream stream, gpu::MemoryResource& mr
   m.special.reset();
   m.claimed.reset();
   m.capacity = 0;
+  m.total_rows = 0;
   m.has_last = false;
   return Batch(m.state_schema, std::move(columns), groups, gpu::MemoryKind::kDevice, stream);
 }

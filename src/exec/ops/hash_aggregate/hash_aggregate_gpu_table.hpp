@@ -9,8 +9,9 @@
 /// (each waits for the previous one on the GPU), which is what makes growth safe; the kernels themselves fill the GPU.
 ///
 /// States are exact as on the CPU: counts in 64 bits, integer and DECIMAL sums in 128 bits (the low and the high
-/// 32-bit halves of the values add up in two 64-bit words, with atomics that need no result, folded together before
-/// the low word could wrap), min and max of integers with 64-bit atomics. New groups are counted per thread block. Sums of REAL and DOUBLE are added in an arbitrary order
+/// 32-bit halves of the values add up in two 64-bit words, with atomics that need no result; exact below 2^32 input
+/// rows, and a table with such sums refuses more with NotImplemented), min and max of integers with 64-bit atomics.
+/// New groups are counted per thread block. Sums of REAL and DOUBLE are added in an arbitrary order
 /// (as every GPU aggregation here).
 
 #include <memory>
