@@ -200,6 +200,20 @@ TEST_F(HashJoinGpuTest, SingleJoinWithTwoMatchesFails) {
   EXPECT_THROW(run_gpu({.type = JoinType::kSingle}, probe, build), InvalidInput);
 }
 
+/// Every probe row matching exactly one build row (a lookup into unique keys): the GPU reuses the probe columns
+/// instead of gathering them, in one step whatever the step size.
+TEST_F(HashJoinGpuTest, OneMatchPerProbeRow) {
+  auto unique = side({.rows = 500, .unique = true, .seed = 31}, build_schema_);
+  auto all_match = side({.rows = 3000, .domain = 500, .null_percent = 0, .batches = 3, .seed = 32}, probe_schema_);
+  auto some_miss = side({.rows = 3000, .domain = 520, .null_percent = 0, .batches = 3, .seed = 33}, probe_schema_);
+  for (size_t step : {size_t{0}, size_t{100}}) {
+    for (JoinType t : {JoinType::kInner, JoinType::kLeft, JoinType::kRight, JoinType::kSingle}) {
+      expect_same({.type = t, .step_pairs = step}, all_match, unique, "all probe rows match once");
+      expect_same({.type = t, .step_pairs = step}, some_miss, unique, "some probe rows miss");
+    }
+  }
+}
+
 TEST_F(HashJoinGpuTest, LargeInputs) {
   auto probe = side({.rows = 150000, .domain = 50000, .batches = 3, .seed = 28}, probe_schema_);
   auto build = side({.rows = 100000, .domain = 50000, .batches = 4, .seed = 29}, build_schema_);

@@ -70,13 +70,18 @@ struct WriteVisit {
   }
 };
 
+/// counts[r] = the candidates of probe row r; *not_one becomes non-zero when some row has other than one.
 template <typename C>
-__global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* counts) {
+__global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* counts, uint64_t* not_one) {
   for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
        r += static_cast<size_t>(gridDim.x) * blockDim.x) {
     CountVisit visit;
     candidates.visit(r, visit);
     counts[r] = visit.count;
+    // Written once: after the first row, the flag is read (cached) and left alone.
+    if (visit.count != 1 && *static_cast<volatile uint64_t*>(not_one) == 0) {
+      atomicExch(reinterpret_cast<unsigned long long*>(not_one), 1ULL);
+    }
   }
 }
 
@@ -115,19 +120,25 @@ void flag_rows_with_candidates(const C& candidates, size_t rows, uint8_t* flags,
 
 /// Calls fn(probe_rows, build_rows, count) with device arrays of every candidate pair of probe rows [0, rows), in
 /// steps of at most `step_pairs` pairs, ordered on `stream`. fn must queue its device work on `stream` too: the
-/// arrays are rewritten by the next step. Synchronizes `stream` once, for the number of pairs.
+/// arrays are rewritten by the next step. Synchronizes `stream` once, for the number of pairs. With `identity`
+/// non-null, *identity is set before fn is called: true when every probe row has exactly one candidate; one step
+/// then holds them all, whatever `step_pairs`, and probe_rows[i] = i.
 template <typename C, typename Fn>
 void for_each_candidate_step(const C& candidates, size_t rows, size_t step_pairs, gpu::Stream stream,
-                             gpu::MemoryResource& mr, Fn&& fn) {
+                             gpu::MemoryResource& mr, Fn&& fn, bool* identity = nullptr) {
+  if (identity != nullptr) *identity = false;
   if (rows == 0) return;
   KESTREL_CHECK_LT(rows, size_t{INT32_MAX});
   step_pairs = std::max<size_t>(step_pairs, 1);
   const int n = static_cast<int>(rows) + 1;
   BufferPtr counts = Buffer::allocate(n * sizeof(uint64_t), mr, stream);
-  BufferPtr offsets = Buffer::allocate(n * sizeof(uint64_t), mr, stream);
+  // offsets[rows] ends as the number of pairs; offsets[rows + 1] is the flag of rows without exactly one candidate
+  // (read back together).
+  BufferPtr offsets = Buffer::allocate((n + 1) * sizeof(uint64_t), mr, stream);
   gpu::fill_bytes(counts->as<uint64_t>() + rows, gpu::MemoryKind::kDevice, 0, sizeof(uint64_t), stream);
+  gpu::fill_bytes(offsets->as<uint64_t>() + n, gpu::MemoryKind::kDevice, 0, sizeof(uint64_t), stream);
   count_candidates_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(
-      candidates, rows, counts->as<uint64_t>());
+      candidates, rows, counts->as<uint64_t>(), offsets->as<uint64_t>() + n);
   KESTREL_CUDA_CHECK_LAUNCH();
   size_t temp_bytes = 0;
   KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts->as<uint64_t>(),
@@ -135,12 +146,17 @@ void for_each_candidate_step(const C& candidates, size_t rows, size_t step_pairs
   BufferPtr temp = Buffer::allocate(std::max<size_t>(temp_bytes, 8), mr, stream);
   KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, counts->as<uint64_t>(),
                                                    offsets->as<uint64_t>(), n, stream.handle()));
-  uint64_t total = 0;
+  uint64_t tail[2] = {0, 0};
   // The host needs the number of pairs to size the pair arrays and plan the steps.
-  gpu::copy_bytes(&total, gpu::MemoryKind::kHost, offsets->as<uint64_t>() + rows, gpu::MemoryKind::kDevice,
-                  sizeof(total), stream);
+  gpu::copy_bytes(tail, gpu::MemoryKind::kHost, offsets->as<uint64_t>() + rows, gpu::MemoryKind::kDevice,
+                  sizeof(tail), stream);
+  const uint64_t total = tail[0];
   if (total == 0) return;
-  const size_t step = static_cast<size_t>(std::min<uint64_t>(total, step_pairs));
+  // One candidate per probe row: the pairs are the probe rows in order, and a caller that reuses the probe columns
+  // takes them in one step (its pair batch grows only by the build columns).
+  const bool one_each = tail[1] == 0 && total == rows && identity != nullptr;
+  const size_t step = one_each ? static_cast<size_t>(total) : static_cast<size_t>(std::min<uint64_t>(total, step_pairs));
+  if (identity != nullptr) *identity = one_each;
   BufferPtr probe_out = Buffer::allocate(step * sizeof(uint32_t), mr, stream);
   BufferPtr build_out = Buffer::allocate(step * sizeof(uint32_t), mr, stream);
   for (uint64_t first = 0; first < total; first += step) {

@@ -153,8 +153,10 @@ ColumnPtr null_column_gpu(const LogicalType& type, size_t rows, gpu::Stream stre
 }
 
 Batch gather_pairs_gpu(const Batch& probe, const Batch& build, const uint32_t* probe_rows, const uint32_t* build_rows,
-                       size_t count, const SchemaPtr& pair_schema, gpu::Stream stream, gpu::MemoryResource& mr) {
-  Batch p = gather_batch_gpu(probe, probe_rows, count, stream, mr);
+                       size_t count, const SchemaPtr& pair_schema, gpu::Stream stream, gpu::MemoryResource& mr,
+                       bool probe_identity) {
+  KESTREL_CHECK(!probe_identity || count == probe.num_rows());
+  Batch p = probe_identity ? probe : gather_batch_gpu(probe, probe_rows, count, stream, mr);
   Batch b = gather_batch_gpu(build, build_rows, count, stream, mr);
   std::vector<ColumnPtr> columns = p.columns();
   for (const auto& c : b.columns()) columns.push_back(c);
@@ -220,7 +222,8 @@ ProbeBatchJoinerGpu::ProbeBatchJoinerGpu(const JoinSpec& spec, const SchemaPtr& 
   multiple_ = zeroed_buffer(sizeof(uint32_t), stream_, mr_);
 }
 
-void ProbeBatchJoinerGpu::add(const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
+void ProbeBatchJoinerGpu::add(const uint32_t* probe_rows, const uint32_t* build_rows, size_t count,
+                              bool probe_identity) {
   if (count == 0) return;
   Batch joined;
   ColumnPtr verdict;
@@ -236,7 +239,8 @@ void ProbeBatchJoinerGpu::add(const uint32_t* probe_rows, const uint32_t* build_
   KESTREL_CUDA_CHECK_LAUNCH();
   if (!emits_pairs(spec_.type)) return;
   if (!verdict) {
-    Batch pairs = gather_pairs_gpu(probe_, build_, probe_rows, build_rows, count, output_schema_, stream_, mr_);
+    Batch pairs =
+        gather_pairs_gpu(probe_, build_, probe_rows, build_rows, count, output_schema_, stream_, mr_, probe_identity);
     out_.push_back(std::move(pairs));
     return;
   }

@@ -21,9 +21,11 @@ inline constexpr size_t kGpuJoinStepRows = size_t{1} << 24;
 ColumnPtr null_column_gpu(const LogicalType& type, size_t rows, gpu::Stream stream, gpu::MemoryResource& mr);
 
 /// The pair batch (probe columns at `probe_rows`, then build columns at `build_rows`, `count` pairs, schema
-/// `pair_schema`) gathered on `stream`.
+/// `pair_schema`) gathered on `stream`. With `probe_identity` (probe_rows[i] = i for every probe row) the probe
+/// columns are taken as they are.
 Batch gather_pairs_gpu(const Batch& probe, const Batch& build, const uint32_t* probe_rows, const uint32_t* build_rows,
-                       size_t count, const SchemaPtr& pair_schema, gpu::Stream stream, gpu::MemoryResource& mr);
+                       size_t count, const SchemaPtr& pair_schema, gpu::Stream stream, gpu::MemoryResource& mr,
+                       bool probe_identity = false);
 
 /// Evaluates `condition` on the pairs (probe_rows[i], build_rows[i]), i < count, of device row ids: returns the
 /// plain BOOLEAN device column of verdicts; the gathered pair batch is stored in `*joined`. With `columns` not
@@ -49,7 +51,8 @@ class ProbeBatchJoinerGpu {
 
   /// Runs the condition on the device pairs (probe_rows[i], build_rows[i]), i < count, counts the qualifying pairs
   /// per probe row, flags their build rows, and emits them for the join types that output pairs.
-  void add(const uint32_t* probe_rows, const uint32_t* build_rows, size_t count);
+  /// `probe_identity`: probe_rows[i] = i for every row of the probe batch (see for_each_candidate_step).
+  void add(const uint32_t* probe_rows, const uint32_t* build_rows, size_t count, bool probe_identity = false);
   /// Device array, one per probe row: the qualifying pairs added so far.
   const uint32_t* matches() const { return matches_->as<uint32_t>(); }
   /// Device array, one per probe row: 1 when a pair of the row had a NULL condition (the unknown of null-aware

@@ -158,10 +158,15 @@ void HashJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::vector
                                   cap};
   uint8_t* matched = build_matched_ ? build_matched_->as<uint8_t>() : nullptr;
   ProbeBatchJoinerGpu joiner(spec_, output_schema_, pair_schema_, input, build_->rows(), matched, ctx, out);
-  join_gpu::for_each_candidate_step(candidates, n, step_pairs_, stream, mr,
-                                    [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
-                                      joiner.add(probe_rows, build_rows, count);
-                                    });
+  // Every probe row matching exactly one build row (a lookup into a unique key): the probe columns are reused as
+  // they are instead of gathered.
+  bool identity = false;
+  join_gpu::for_each_candidate_step(
+      candidates, n, step_pairs_, stream, mr,
+      [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
+        joiner.add(probe_rows, build_rows, count, identity);
+      },
+      spec_.condition ? nullptr : &identity);
   if (spec_.null_aware && (spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark)) {
     BufferPtr unknown = null_aware_unknown(input, keys, key_null->as<uint8_t>(), joiner.matches(), ctx);
     joiner.finish(unknown->as<uint8_t>());
