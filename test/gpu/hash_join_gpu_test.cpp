@@ -207,7 +207,7 @@ TEST_F(HashJoinGpuTest, OneMatchPerProbeRow) {
   auto all_match = side({.rows = 3000, .domain = 500, .null_percent = 0, .batches = 3, .seed = 32}, probe_schema_);
   auto some_miss = side({.rows = 3000, .domain = 520, .null_percent = 0, .batches = 3, .seed = 33}, probe_schema_);
   for (size_t step : {size_t{0}, size_t{100}}) {
-    for (JoinType t : {JoinType::kInner, JoinType::kLeft, JoinType::kRight, JoinType::kSingle}) {
+    for (JoinType t : {JoinType::kInner, JoinType::kLeft, JoinType::kRight, JoinType::kFull, JoinType::kSingle}) {
       expect_same({.type = t, .step_pairs = step}, all_match, unique, "all probe rows match once");
       expect_same({.type = t, .step_pairs = step}, some_miss, unique, "some probe rows miss");
     }

@@ -176,7 +176,9 @@ class PredicateCompiler {
 
   Operand column_operand(const SlotSource& source) {
     for (size_t s = 0; s < sources_.size(); ++s) {
-      if (sources_[s].leaf == source.leaf && sources_[s].index == source.index) return Operand{static_cast<int16_t>(s), 0};
+      if (sources_[s].leaf == source.leaf && sources_[s].index == source.index) {
+        return Operand{static_cast<int16_t>(s), 0};
+      }
     }
     if (sources_.size() >= static_cast<size_t>(gpu_pred::kMaxColumns)) {
       ok_ = false;

@@ -78,7 +78,7 @@ __global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* cou
     CountVisit visit;
     candidates.visit(r, visit);
     counts[r] = visit.count;
-    // Written once: after the first row, the flag is read (cached) and left alone.
+    // Written once: later rows see it set (a volatile read) and leave it alone.
     if (visit.count != 1 && *static_cast<volatile uint64_t*>(not_one) == 0) {
       atomicExch(reinterpret_cast<unsigned long long*>(not_one), 1ULL);
     }
@@ -155,7 +155,8 @@ void for_each_candidate_step(const C& candidates, size_t rows, size_t step_pairs
   // One candidate per probe row: the pairs are the probe rows in order, and a caller that reuses the probe columns
   // takes them in one step (its pair batch grows only by the build columns).
   const bool one_each = tail[1] == 0 && total == rows && identity != nullptr;
-  const size_t step = one_each ? static_cast<size_t>(total) : static_cast<size_t>(std::min<uint64_t>(total, step_pairs));
+  const size_t step =
+      one_each ? static_cast<size_t>(total) : static_cast<size_t>(std::min<uint64_t>(total, step_pairs));
   if (identity != nullptr) *identity = one_each;
   BufferPtr probe_out = Buffer::allocate(step * sizeof(uint32_t), mr, stream);
   BufferPtr build_out = Buffer::allocate(step * sizeof(uint32_t), mr, stream);

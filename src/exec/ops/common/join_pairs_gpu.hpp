@@ -14,7 +14,8 @@
 namespace kestrel::exec {
 
 /// Most candidate pairs a GPU join handles in one step (and most rows of an unmatched-build morsel): bounds the
-/// device memory of the pair arrays and of the gathered pair batch.
+/// device memory of the pair arrays and of the gathered pair batch. A probe batch whose rows have one candidate
+/// each is one step (its probe columns are reused, so the pair batch is no bigger than the probe batch).
 inline constexpr size_t kGpuJoinStepRows = size_t{1} << 24;
 
 /// A plain device column of `rows` NULLs of `type` (outer-join padding).

@@ -331,7 +331,8 @@ struct StateSpec {
 std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates) {
   std::vector<StateSpec> out;
   for (const AggregateSpec& a : aggregates) {
-    const int w = is_float(a.input_type) ? static_cast<int>(a.input_type.physical_width()) : integer_width(a.input_type);
+    const int w =
+        is_float(a.input_type) ? static_cast<int>(a.input_type.physical_width()) : integer_width(a.input_type);
     const bool f = is_float(a.input_type);
     switch (a.function) {
       case AggregateFunction::kCountStar: out.push_back({Kind::kCountStar, 8, false, std::nullopt, 8, false}); break;
