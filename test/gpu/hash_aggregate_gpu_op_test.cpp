@@ -387,6 +387,21 @@ TEST_F(HashAggregateGpuOpTest, OneTableForOneIntegerKey) {
   }
 }
 
+/// One DISTINCT aggregate and nothing else: the groups come from its distinct rows, found by hash.
+TEST_F(HashAggregateGpuOpTest, OneDistinctAggregate) {
+  using F = AggregateFunction;
+  const auto few = make_batches(5, 3000, Spread::kFew, 15);
+  const auto many = make_batches(4, 20000, Spread::kUnique, 16);
+  for (const AggregateSpec& a : {agg(F::kCount, kValSmall, true), agg(F::kSum, kValSmall, true),
+                                 agg(F::kAvg, kValSmall, true), agg(F::kMax, kValStr, true),
+                                 agg(F::kCount, kKeyDict, true)}) {
+    const std::string what = "one distinct " + std::string(plan::aggregate_function_name(a.function));
+    expect_same(few, {kKeyStr, kKeyDict}, {a}, what + " by k_str, k_dict", 2);
+    expect_same(few, {kKeyInt}, {a}, what + " by k_int");
+    expect_same(many, {kKeyInt, kKeyDict}, {a}, what + " by unique k_int, k_dict", 3);
+  }
+}
+
 /// Keys at the ends of the BIGINT range (the table's empty marker is the minimum) and NULL keys.
 TEST_F(HashAggregateGpuOpTest, TableKeysAtTheEnds) {
   const std::vector<Field> fields = {{"k", TypeId::kBigInt}, {"v", TypeId::kInteger}};

@@ -428,6 +428,19 @@ Batch finish_aggregation(const Batch& states, const std::vector<Batch>& distinct
                          const std::vector<AggregateSpec>& aggregates, const SchemaPtr& output_schema,
                          gpu::Stream stream, gpu::MemoryResource& mr) {
   if (states.num_rows() == 0) return empty_result(output_schema, aggregates, keys, stream, mr);
+  if (keys > 0 && aggregates.size() == 1 && is_distinct_aggregate(aggregates[0])) {
+    // One aggregate, DISTINCT (count(DISTINCT x) GROUP BY ...): its distinct rows alone give the groups, so they
+    // are found by hash tables instead of sorts, and the plain states (count(*) placeholders) are not merged.
+    KESTREL_CHECK_EQ(distinct.size(), size_t{1});
+    bool hash_rows = true, hash_groups = true;
+    const Batch unique = distinct_rows(distinct[0], first_columns(keys + 1), stream, mr, &hash_rows);
+    AggregateSpec spec = aggregates[0];
+    spec.distinct = false;
+    spec.argument = keys;
+    const Batch value = final_values(partial_states(unique, first_columns(keys), {spec}, 0, &hash_groups, stream, mr),
+                                     keys, {spec}, stream, mr);
+    return Batch(output_schema, value.columns(), value.num_rows(), gpu::MemoryKind::kDevice, stream);
+  }
   const std::vector<AggregateSpec> plain = state_aggregates(aggregates);
   // Both the merged groups and each DISTINCT aggregate's groups come out in ascending key order over the same
   // set of keys (every input row is in both), so their rows line up.
