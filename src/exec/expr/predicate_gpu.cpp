@@ -8,6 +8,7 @@
 #include "exec/expr/evaluate_gpu.hpp"
 #include "exec/expr/kernel_util.hpp"
 #include "exec/expr/predicate_program.hpp"
+#include "exec/ops/common/column_view.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "gpu/copy.hpp"
 
@@ -24,17 +25,16 @@ using plan::ScalarFunction;
 
 /// How values of `type` are stored and compared in a program; nothing for types it does not compare.
 std::optional<ValueClass> value_class(const LogicalType& type) {
-  switch (type.id()) {
-    case TypeId::kBoolean:
-    case TypeId::kTinyInt: return ValueClass::kI8;
-    case TypeId::kSmallInt: return ValueClass::kI16;
-    case TypeId::kInteger:
-    case TypeId::kDate: return ValueClass::kI32;
-    case TypeId::kBigInt:
-    case TypeId::kTimestamp: return ValueClass::kI64;
-    case TypeId::kDecimal: return type.is_wide_decimal() ? ValueClass::kI128 : ValueClass::kI64;
-    case TypeId::kReal: return ValueClass::kF32;
-    case TypeId::kDouble: return ValueClass::kF64;
+  if (type.id() == TypeId::kNull) return std::nullopt;
+  switch (physical_kind(type)) {
+    case PhysicalKind::kBool:
+    case PhysicalKind::kInt8: return ValueClass::kI8;
+    case PhysicalKind::kInt16: return ValueClass::kI16;
+    case PhysicalKind::kInt32: return ValueClass::kI32;
+    case PhysicalKind::kInt64: return ValueClass::kI64;
+    case PhysicalKind::kInt128: return ValueClass::kI128;
+    case PhysicalKind::kFloat: return ValueClass::kF32;
+    case PhysicalKind::kDouble: return ValueClass::kF64;
     default: return std::nullopt;
   }
 }
@@ -152,7 +152,7 @@ class PredicateCompiler {
       const ColumnPtr& c = sources_[s].leaf ? parts.at(sources_[s].index) : batch_.column(sources_[s].index);
       // A dictionary column only enters through IS [NOT] NULL, which reads its validity alone.
       program_.columns[s].values = c->values() ? c->values()->data() : nullptr;
-      program_.columns[s].validity = c->validity() && c->null_count() > 0 ? c->validity()->as<uint8_t>() : nullptr;
+      program_.columns[s].validity = validity_of(*c);
       keep->push_back(c);
     }
     return program_;

@@ -21,6 +21,11 @@ inline BufferPtr device_buffer(size_t bytes, gpu::Stream stream, gpu::MemoryReso
   return Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
 }
 
+/// The validity bitmap kernels should read: null when the column has no NULLs (even if it carries a bitmap).
+inline const uint8_t* validity_of(const Column& c) {
+  return c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
+}
+
 inline constexpr int kMaxDeviceKeys = 16;
 
 /// How a key column's values are stored and compared.

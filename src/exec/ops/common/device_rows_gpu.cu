@@ -110,10 +110,6 @@ struct RowLess {
   }
 };
 
-const uint8_t* validity_of(const Column& c) {
-  return c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
-}
-
 /// Concatenates plain fixed-width or dictionary-index values (`width` bytes per row).
 BufferPtr concat_values(const std::vector<const Column*>& parts, size_t width, size_t rows, gpu::Stream stream,
                         gpu::MemoryResource& mr) {

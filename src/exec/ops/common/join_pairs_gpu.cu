@@ -122,10 +122,6 @@ __global__ void add_offset_kernel(uint32_t* rows, size_t count, uint32_t offset)
   }
 }
 
-const uint8_t* validity_of(const Column& c) {
-  return c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
-}
-
 /// Whether the join type outputs the qualifying pairs themselves.
 bool emits_pairs(JoinType type) {
   switch (type) {

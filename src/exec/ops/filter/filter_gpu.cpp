@@ -102,7 +102,7 @@ Batch apply_filter_gpu(const plan::Expr& predicate, const Batch& batch, gpu::Str
   KESTREL_CHECK_MSG(mask->type().id() == TypeId::kBoolean && !mask->is_dictionary(),
                     "a filter predicate must evaluate to a plain BOOLEAN column");
   BufferPtr indices = device_buffer(batch.num_rows() * sizeof(uint32_t), stream, mr);
-  const uint8_t* validity = mask->validity() && mask->null_count() > 0 ? mask->validity()->as<uint8_t>() : nullptr;
+  const uint8_t* validity = validity_of(*mask);
   const size_t count =
       gpu::select_true_rows(mask->data<uint8_t>(), validity, batch.num_rows(), indices->as<uint32_t>(), stream, mr);
   if (count == batch.num_rows()) return batch;

@@ -26,10 +26,6 @@ namespace {
 /// Runs of at most this many rows per partial group in aggregate_gpu (spreads a big group over many blocks).
 constexpr size_t kPartialGroupRows = size_t{1} << 13;
 
-const uint8_t* validity_of(const Column& c) {
-  return c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
-}
-
 /// One per-group reduction of reduce_groups.
 struct Reduction {
   enum class Kind : uint8_t { kCount, kSum, kPick };
@@ -109,12 +105,6 @@ PickKind pick_kind(AggregateFunction f) {
   if (f == AggregateFunction::kMin) return PickKind::kMin;
   if (f == AggregateFunction::kMax) return PickKind::kMax;
   return PickKind::kFirst;
-}
-
-/// The CPU's error message when the sum of `a` overflows its accumulator.
-std::string overflow_message(const AggregateSpec& a) {
-  return std::string(a.function == AggregateFunction::kAvg ? "avg" : "sum") + " of " + a.input_type.to_string() +
-         " overflows " + aggregate_state_types(a.function, a.input_type).at(0).to_string();
 }
 
 /// An output column waiting for its NULL count (or already complete in `done`).
@@ -243,6 +233,11 @@ std::vector<size_t> first_columns(size_t count) {
 
 }  // namespace
 
+std::string sum_overflow_message(const AggregateSpec& a) {
+  return std::string(a.function == AggregateFunction::kAvg ? "avg" : "sum") + " of " + a.input_type.to_string() +
+         " overflows " + aggregate_state_types(a.function, a.input_type).at(0).to_string();
+}
+
 bool is_distinct_aggregate(const AggregateSpec& a) {
   return a.distinct && a.function != AggregateFunction::kCountStar;
 }
@@ -280,10 +275,10 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
       case AggregateFunction::kCountStar: reductions.push_back(count_of(std::nullopt, field(0))); break;
       case AggregateFunction::kCount: reductions.push_back(count_of(*a.argument, field(0))); break;
       case AggregateFunction::kSum:
-        reductions.push_back(sum_of(*a.argument, raw_sum_kind(a.input_type, false), field(0), overflow_message(a)));
+        reductions.push_back(sum_of(*a.argument, raw_sum_kind(a.input_type, false), field(0), sum_overflow_message(a)));
         break;
       case AggregateFunction::kAvg:
-        reductions.push_back(sum_of(*a.argument, raw_sum_kind(a.input_type, true), field(0), overflow_message(a)));
+        reductions.push_back(sum_of(*a.argument, raw_sum_kind(a.input_type, true), field(0), sum_overflow_message(a)));
         reductions.push_back(count_of(*a.argument, field(1)));
         break;
       case AggregateFunction::kMin:
@@ -308,10 +303,10 @@ Batch merge_states(const Batch& states, size_t keys, const std::vector<Aggregate
         reductions.push_back(sum_of(c, SumKind::kInt64ToInt64, field, "count overflows BIGINT"));
         break;
       case AggregateFunction::kSum:
-        reductions.push_back(sum_of(c, state_sum_kind(field.type), field, overflow_message(a)));
+        reductions.push_back(sum_of(c, state_sum_kind(field.type), field, sum_overflow_message(a)));
         break;
       case AggregateFunction::kAvg:
-        reductions.push_back(sum_of(c, state_sum_kind(field.type), field, overflow_message(a)));
+        reductions.push_back(sum_of(c, state_sum_kind(field.type), field, sum_overflow_message(a)));
         reductions.push_back(
             sum_of(c + 1, SumKind::kInt64ToInt64, states.schema()->field(c + 1), "count overflows BIGINT"));
         break;
@@ -376,7 +371,7 @@ Batch final_values(const Batch& states, size_t keys, const std::vector<Aggregate
                     host.size() * sizeof(unsigned long long), stream);
   }
   for (size_t i = 0; i < n; ++i) {
-    if (host[2 * i + 1] != 0) throw InvalidInput(overflow_message(aggregates[i]));
+    if (host[2 * i + 1] != 0) throw InvalidInput(sum_overflow_message(aggregates[i]));
   }
   std::vector<Field> out_fields;
   std::vector<ColumnPtr> columns;

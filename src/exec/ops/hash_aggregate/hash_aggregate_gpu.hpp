@@ -80,6 +80,9 @@ Batch finish_aggregation(const Batch& states, const std::vector<Batch>& distinct
                          const std::vector<AggregateSpec>& aggregates, const SchemaPtr& output_schema,
                          gpu::Stream stream, gpu::MemoryResource& mr);
 
+/// The CPU's error message when the sum (or the average's sum) of `a` overflows its state type.
+std::string sum_overflow_message(const AggregateSpec& a);
+
 /// Whether `a` is aggregated over its distinct arguments (DISTINCT and not count(*)).
 bool is_distinct_aggregate(const AggregateSpec& a);
 

@@ -6,7 +6,9 @@
 
 #include "common/check.hpp"
 #include "common/error.hpp"
+#include "exec/ops/common/column_view.hpp"
 #include "exec/ops/common/device_rows.hpp"
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu.hpp"
 #include "exec/ops/common/device_rows_gpu.cuh"
 #include "gpu/copy.hpp"
 #include "gpu/cuda_check.hpp"
@@ -289,16 +291,14 @@ __global__ void output_kernel(DeviceTable t, Outputs o, const uint32_t* slots, s
   }
 }
 
-/// Storage class of an integer-like type for the table: its width, or 0 when it is not one.
+/// Storage class of an integer-like type for the table: its width, or 0 when it is not one (BOOLEAN included).
 int integer_width(const LogicalType& type) {
-  switch (type.id()) {
-    case TypeId::kTinyInt: return 1;
-    case TypeId::kSmallInt: return 2;
-    case TypeId::kInteger:
-    case TypeId::kDate: return 4;
-    case TypeId::kBigInt:
-    case TypeId::kTimestamp: return 8;
-    case TypeId::kDecimal: return type.is_wide_decimal() ? 0 : 8;
+  if (type.id() == TypeId::kNull) return 0;
+  switch (physical_kind(type)) {
+    case PhysicalKind::kInt8: return 1;
+    case PhysicalKind::kInt16: return 2;
+    case PhysicalKind::kInt32: return 4;
+    case PhysicalKind::kInt64: return 8;
     default: return 0;
   }
 }
@@ -348,11 +348,6 @@ std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates)
     }
   }
   return out;
-}
-
-std::string sum_overflow_message(const AggregateSpec& a) {
-  return std::string(a.function == AggregateFunction::kAvg ? "avg" : "sum") + " of " + a.input_type.to_string() +
-         " overflows " + aggregate_state_types(a.function, a.input_type).at(0).to_string();
 }
 
 }  // namespace
@@ -491,12 +486,12 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
     if (!m.specs[a].argument) continue;
     const Column& c = *batch.column(*m.specs[a].argument);
     t.aggs[a].values = c.values() ? c.values()->data() : nullptr;
-    t.aggs[a].validity = c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
+    t.aggs[a].validity = validity_of(c);
   }
   const Column& key_col = *batch.column(m.key_column);
   KeyInput key;
   key.values = key_col.values()->data();
-  key.validity = key_col.validity() && key_col.null_count() > 0 ? key_col.validity()->as<uint8_t>() : nullptr;
+  key.validity = validity_of(key_col);
   key.width = integer_width(key_col.type());
   insert_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(t, key, rows);
   KESTREL_CUDA_CHECK_LAUNCH();
