@@ -8,7 +8,8 @@ tpchgen-cli, best of N runs each, the same thread count for both. Writes results
 Kestrel runs every query N times in one process and reports its own per-statement times (--timing); DuckDB runs
 in this process with views over the same files (--duckdb-tables memory: loaded into compressed in-memory tables
 first, after Kestrel's runs with --one-process).
-Results are checked against each other (row counts) so a fast wrong answer does not count.
+Results are checked against each other (row counts) so a fast wrong answer does not count. Q11's FRACTION is set to
+0.0001 / SF as TPC-H specifies (the query file carries SF1's 0.0001).
 
 On the GPU (--device gpu) Kestrel is timed twice per query: hot (one untimed run fills the GPU table cache, then
 N timed runs read the input columns from GPU memory) and warm (gpu_cache off: every run reads the Parquet files
@@ -61,7 +62,7 @@ MARKER = "kestrel_bench_marker"
 
 
 def run_kestrel_session(binary, data, device, threads, queries, runs, timeout, settings=(), warmup=0, peak=False,
-                        extra_args=()):
+                        extra_args=(), sf=1):
     """Like run_kestrel for every query of `queries` in one process (so the GPU table cache stays filled from one
     query to the next, as in a server). Returns {query: (time, rows, peak, error)}; after a failing query the
     remaining ones run in a new process."""
@@ -70,7 +71,7 @@ def run_kestrel_session(binary, data, device, threads, queries, runs, timeout, s
     while pending:
         script = f"SET threads = {threads};\n" + "".join(f"SET {s};\n" for s in settings)
         for q in pending:
-            query = tpch.query_text(q).strip().rstrip(";") + ";\n"
+            query = tpch.query_text(q, sf).strip().rstrip(";") + ";\n"
             script += f"SELECT '{q}' AS {MARKER};\n" + query * (warmup + runs)
             if peak:
                 script += "EXPLAIN ANALYZE " + query
@@ -168,17 +169,19 @@ def main():
 
     gpu = args.device == "gpu"
     extra = ["--no-gpu-fallback"] if args.no_gpu_fallback else []
+    sf = float(args.sf)
     session_hot = session_warm = None
     if args.one_process:
         if gpu:
             session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
-                                              args.timeout, warmup=1, peak=True, extra_args=extra)
+                                              args.timeout, warmup=1, peak=True, extra_args=extra, sf=sf)
             if not args.no_warm:
                 session_warm = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
-                                                   args.timeout, settings=["gpu_cache = false"], extra_args=extra)
+                                                   args.timeout, settings=["gpu_cache = false"], extra_args=extra,
+                                                   sf=sf)
         else:
             session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
-                                              args.timeout, extra_args=extra)
+                                              args.timeout, extra_args=extra, sf=sf)
         for q in queries:
             t, _, peak, error = session_hot[q]
             print(f"kestrel q{q:02d} {'failed: ' + error if error else f'{t:.3f} s'}"
@@ -203,7 +206,7 @@ def main():
     duckdb_runs = args.duckdb_runs or args.runs
     results = []
     for q in queries:
-        sql = tpch.query_text(q)
+        sql = tpch.query_text(q, sf)
         warm_time = peak = None
         if session_hot is not None:
             k_time, k_rows, peak, error = session_hot[q]

@@ -226,10 +226,86 @@ TEST_F(GpuExprTest, Strings) {
   EXPECT_GT(errors_, 0u);
 }
 
+TEST_F(GpuExprTest, MathFunctions) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType D = TypeId::kDouble, I = TypeId::kInteger;
+    std::vector<ExprPtr> v;
+    // abs and sign of every numeric type; sqrt of negative rows raises below.
+    for (const char* c : {"TINYINT_nulls", "SMALLINT", "INTEGER_nulls", "BIGINT", "REAL_nulls", "DOUBLE",
+                          "DECIMAL(15,2)_nulls", "DECIMAL(38,10)"}) {
+      const LogicalType t = b.schema()->field(*b.schema()->index_of(c)).type;
+      v.push_back(fn(ScalarFunction::kAbs, t, {col(b, c)}));
+      v.push_back(fn(ScalarFunction::kSign, t.id() == TypeId::kDecimal ? LogicalType::decimal(1, 0) : t, {col(b, c)}));
+    }
+    for (auto f : {ScalarFunction::kRound, ScalarFunction::kFloor, ScalarFunction::kCeil}) {
+      v.push_back(fn(f, D, {col(b, "DOUBLE_nulls")}));
+      v.push_back(fn(f, TypeId::kReal, {col(b, "REAL")}));
+      v.push_back(fn(f, LogicalType::decimal(13, 0), {col(b, "DECIMAL(15,2)_nulls")}));
+      v.push_back(fn(f, LogicalType::decimal(28, 0), {col(b, "DECIMAL(38,10)")}));
+      v.push_back(fn(f, I, {col(b, "INTEGER_nulls")}));
+    }
+    for (int32_t d : {-3, 0, 1, 2, 5, 40}) {
+      v.push_back(fn(ScalarFunction::kRound, LogicalType::decimal(16, 2), {col(b, "DECIMAL(15,2)_nulls"), lit(Value::integer(d))}));
+      v.push_back(fn(ScalarFunction::kRound, LogicalType::decimal(38, 10), {col(b, "DECIMAL(38,10)"), lit(Value::integer(d))}));
+    }
+    for (int32_t d : {-1, -4, -12, -19, 3}) {
+      v.push_back(fn(ScalarFunction::kRound, TypeId::kBigInt, {col(b, "BIGINT_nulls"), lit(Value::integer(d))}));  // overflows
+      v.push_back(fn(ScalarFunction::kRound, TypeId::kSmallInt, {col(b, "SMALLINT"), lit(Value::integer(d))}));
+    }
+    // Column digits, with NULLs.
+    v.push_back(fn(ScalarFunction::kRound, LogicalType::decimal(16, 2),
+                   {col(b, "DECIMAL(15,2)"), plan::make_cast(col(b, "TINYINT_nulls"), I)}));
+    v.push_back(fn(ScalarFunction::kSqrt, D, {col(b, "DOUBLE_nulls")}));  // negative rows raise
+    v.push_back(fn(ScalarFunction::kSqrt, D, {fn(ScalarFunction::kAbs, D, {col(b, "DOUBLE")})}));
+    v.push_back(fn(ScalarFunction::kAbs, I, {lit(Value::null(I))}));
+    return v;
+  };
+  run_all({}, kSizes);
+  EXPECT_GT(compared_, 0u);
+  EXPECT_GT(errors_, 0u);
+}
+
+TEST_F(GpuExprTest, StringAndConditionalFunctions) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType S = TypeId::kVarchar, BIG = TypeId::kBigInt, I = TypeId::kInteger;
+    std::vector<ExprPtr> v;
+    for (const char* c : {"VARCHAR_nulls", "VARCHAR", "dict"}) {
+      v.push_back(fn(ScalarFunction::kLength, BIG, {col(b, c)}));
+      v.push_back(fn(ScalarFunction::kUpper, S, {col(b, c)}));
+      v.push_back(fn(ScalarFunction::kLower, S, {fn(ScalarFunction::kUpper, S, {col(b, c)})}));
+      v.push_back(fn(ScalarFunction::kConcat, S, {col(b, c), lit(Value::varchar("-"))}));
+    }
+    // Multi-byte characters count once in length and pass case mapping unchanged.
+    v.push_back(fn(ScalarFunction::kLength, BIG, {lit(Value::varchar("h\xC3\xA9llo \xE2\x82\xAC"))}));
+    v.push_back(fn(ScalarFunction::kUpper, S, {lit(Value::varchar("caf\xC3\xA9 Zz"))}));
+    v.push_back(fn(ScalarFunction::kConcat, S, {col(b, "dict"), lit(Value::varchar("/")), col(b, "VARCHAR_nulls"),
+                                               fn(ScalarFunction::kUpper, S, {col(b, "dict")})}));
+    v.push_back(fn(ScalarFunction::kConcat, S, {col(b, "VARCHAR"), lit(Value::null(S))}));
+    v.push_back(fn(ScalarFunction::kConcat, S, {lit(Value::varchar("a")), lit(Value::varchar("b"))}));
+    v.push_back(fn(ScalarFunction::kEqual, TypeId::kBoolean,
+                   {fn(ScalarFunction::kUpper, S, {col(b, "dict")}), lit(Value::varchar("MAIL"))}));
+    // NULLIF, GREATEST and LEAST (NULLs skipped, as in PostgreSQL).
+    v.push_back(fn(ScalarFunction::kNullIf, I, {col(b, "INTEGER_nulls"), col(b, "INTEGER")}));
+    v.push_back(fn(ScalarFunction::kNullIf, I, {plan::make_cast(col(b, "TINYINT"), I), lit(Value::integer(3))}));
+    v.push_back(fn(ScalarFunction::kNullIf, LogicalType::decimal(15, 2),
+                   {col(b, "DECIMAL(15,2)_nulls"), col(b, "DECIMAL(15,2)")}));
+    for (auto f : {ScalarFunction::kGreatest, ScalarFunction::kLeast}) {
+      v.push_back(fn(f, I, {col(b, "INTEGER_nulls"), col(b, "INTEGER")}));
+      v.push_back(fn(f, BIG, {col(b, "BIGINT_nulls"), lit(Value::bigint(0)), col(b, "BIGINT")}));
+      v.push_back(fn(f, TypeId::kDate, {col(b, "DATE_nulls"), lit(Value::null(TypeId::kDate)), col(b, "DATE")}));
+      v.push_back(fn(f, LogicalType::decimal(38, 10), {col(b, "DECIMAL(38,10)_nulls"), col(b, "DECIMAL(38,10)")}));
+      v.push_back(fn(f, I, {lit(Value::null(I)), col(b, "INTEGER_nulls")}));
+    }
+    return v;
+  };
+  run_all({}, kSizes);
+  EXPECT_GT(compared_, 0u);
+}
+
 TEST_F(GpuExprTest, UnsupportedIsNotImplemented) {
   Batch host = make_all_types_batch(10, 1);
   Batch device = copy_batch(host, device_mr(), stream());
-  auto e = fn(ScalarFunction::kUpper, TypeId::kVarchar, {col(host, "VARCHAR")});
+  auto e = fn(ScalarFunction::kTrim, TypeId::kVarchar, {col(host, "VARCHAR")});
   EXPECT_THROW(exec::evaluate_gpu(*e, device, stream(), device_mr()), NotImplemented);
 }
 

@@ -56,6 +56,9 @@ const char* const kQueries[] = {
     "SELECT s, i FROM t WHERE dt BETWEEN DATE '2000-01-01' AND DATE '2022-01-01'",
     "SELECT i, s FROM t WHERE i IN (1, 2, 5) OR b IS NULL",
     "SELECT CASE WHEN i > 2 THEN b ELSE -b END, substring(s, 1, 3) FROM t",
+    "SELECT upper(s), lower(s), length(s), s || '!' || upper(s), abs(b), sign(d), round(d), round(d, 1), floor(x), "
+    "ceil(d), sqrt(abs(x)), nullif(i, 2), greatest(i, 3, NULL), least(dt, DATE '2020-06-01') FROM big",
+    "SELECT s FROM big WHERE upper(s) LIKE 'ROW 1%' AND length(s) > 5 AND abs(i - 5000) < 300",
     "SELECT i, s FROM t WHERE s <> 'apple' AND s >= 'b'",
     "SELECT x / 2, i % 3, b - 1 FROM t WHERE NOT (i < 2)",
     "SELECT * FROM t WHERE i > 100",
@@ -112,7 +115,7 @@ const char* const kQueries[] = {
 /// adds): compared with fallback on only.
 const char* const kFallbackQueries[] = {
     "SELECT NULL AS n, i FROM t INTERSECT SELECT NULL, n FROM digits",
-    "SELECT upper(s), i FROM t WHERE i > 1",
+    "SELECT trim(s), i FROM t WHERE i > 1",
 };
 
 /// Queries whose row order is defined (ORDER BY): compared in order.

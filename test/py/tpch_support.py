@@ -34,8 +34,18 @@ def generate(scale_factor, root=None):
     return folder
 
 
-def query_text(number):
-    return (TPCH_DIR / "queries" / f"q{number:02d}.sql").read_text()
+# Q11's substitution parameter FRACTION is 0.0001 / SF (TPC-H 2.4.11.3); the query files carry SF1's value.
+Q11_FRACTION_SF1 = "0.0001000000"
+
+
+def query_text(number, sf=1):
+    """The text of query `number`, with Q11's FRACTION set for scale factor `sf`."""
+    text = (TPCH_DIR / "queries" / f"q{number:02d}.sql").read_text()
+    if number == 11 and sf != 1:
+        if Q11_FRACTION_SF1 not in text:
+            raise ValueError("q11.sql does not carry the SF1 FRACTION " + Q11_FRACTION_SF1)
+        text = text.replace(Q11_FRACTION_SF1, f"{0.0001 / sf:.12f}")
+    return text
 
 
 def column_kinds(number):

@@ -116,6 +116,9 @@ class GpuEvaluator {
   DeviceOperand compare(ScalarFunction f, const DeviceOperand& a, const DeviceOperand& b);
   DeviceOperand like(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand substring(const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand string_map(const plan::Expr& e, const DeviceOperand& s);
+  DeviceOperand concat(const std::vector<DeviceOperand>& args);
+  DeviceOperand math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
   DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
@@ -159,7 +162,8 @@ bool is_comparison(ScalarFunction f) {
 /// raise on the entries, or raise on them exactly as on the rows).
 bool per_entry(ScalarFunction f) {
   return (is_comparison(f) && f != ScalarFunction::kIsDistinctFrom && f != ScalarFunction::kIsNotDistinctFrom) ||
-         f == ScalarFunction::kLike || f == ScalarFunction::kNotLike || f == ScalarFunction::kSubstring;
+         f == ScalarFunction::kLike || f == ScalarFunction::kNotLike || f == ScalarFunction::kSubstring ||
+         f == ScalarFunction::kLength || f == ScalarFunction::kUpper || f == ScalarFunction::kLower;
 }
 
 /// The index of the only non-constant argument when it is dictionary-encoded.
@@ -272,7 +276,7 @@ DeviceOperand GpuEvaluator::eval_node(const plan::Expr& e, const Scope& scope) {
 }
 
 DeviceOperand GpuEvaluator::eval_function(const plan::Expr& e, const Scope& scope) {
-  if (e.function == ScalarFunction::kCoalesce) return case_when(*coalesce_as_case(e), scope);
+  if (plan::ExprPtr as_case = conditional_as_case(e)) return case_when(*as_case, scope);
   std::vector<DeviceOperand> args;
   for (const plan::ExprPtr& c : e.children) args.push_back(eval(*c, scope));
   if (per_entry(e.function)) {
@@ -318,6 +322,16 @@ DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<Devi
     case ScalarFunction::kLike:
     case ScalarFunction::kNotLike: return like(e, args);
     case ScalarFunction::kSubstring: return substring(args, scope);
+    case ScalarFunction::kLength:
+    case ScalarFunction::kUpper:
+    case ScalarFunction::kLower: return string_map(e, args[0]);
+    case ScalarFunction::kConcat: return concat(args);
+    case ScalarFunction::kAbs:
+    case ScalarFunction::kSign:
+    case ScalarFunction::kRound:
+    case ScalarFunction::kFloor:
+    case ScalarFunction::kCeil:
+    case ScalarFunction::kSqrt: return math(e, args, scope);
     case ScalarFunction::kExtract:
     case ScalarFunction::kDateAddInterval:
     case ScalarFunction::kDateSubtractInterval:
@@ -426,6 +440,72 @@ DeviceOperand GpuEvaluator::substring(const std::vector<DeviceOperand>& args, co
   return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, 0, validity, chars, offsets,
                                             nullptr),
                        constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::string_map(const plan::Expr& e, const DeviceOperand& s) {
+  if (s.null_constant) return constant(Value(), e.type);
+  const Column& c = *s.column;
+  if (c.is_dictionary()) throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function) +
+                                              " of a dictionary constant");
+  const size_t rows = c.length();
+  if (e.function == ScalarFunction::kLength) {
+    ColumnPtr out = new_fixed(e.type, rows, has_validity(s));
+    launch_length(arg_of(s), out_of(out), rows, stream_);
+    return DeviceOperand{out, s.constant, false};
+  }
+  // Case mapping keeps every byte's position: the result shares the input's offsets and validity.
+  const size_t bytes = c.values() ? c.values()->size() : 0;
+  BufferPtr chars = Buffer::allocate(std::max<size_t>(bytes, 8), mr_, stream_);
+  launch_case_map(bytes ? c.values()->as<char>() : nullptr, chars->as<char>(), bytes,
+                  e.function == ScalarFunction::kUpper, stream_);
+  return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, c.null_count(),
+                                            c.validity(), chars, c.offsets(), nullptr),
+                       s.constant, false};
+}
+
+DeviceOperand GpuEvaluator::concat(const std::vector<DeviceOperand>& args) {
+  if (args.size() > static_cast<size_t>(ConcatArgs::kMaxArgs)) {
+    throw NotImplemented("GPU || of more than " + std::to_string(ConcatArgs::kMaxArgs) + " operands");
+  }
+  ConcatArgs operands;
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), TypeId::kVarchar);
+    operands.args[operands.count++] = arg_of(a);
+  }
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
+  BufferPtr validity;
+  if (any_validity(args)) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
+  launch_concat_offsets(operands, offsets->as<int64_t>(), validity ? validity->as<uint32_t>() : nullptr, rows,
+                        stream_, mr_);
+  // Dictionary operands may repeat long entries: the result's size is read back (one sync) to size its bytes.
+  int64_t total = 0;
+  gpu::copy_bytes(&total, gpu::MemoryKind::kHost, offsets->as<int64_t>() + rows, gpu::MemoryKind::kDevice,
+                  sizeof(total), stream_);
+  BufferPtr chars = Buffer::allocate(std::max<size_t>(static_cast<size_t>(total), 8), mr_, stream_);
+  launch_concat_copy(operands, offsets->as<int64_t>(), chars->as<char>(), rows, stream_);
+  return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, 0, validity, chars, offsets,
+                                            nullptr),
+                       constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), e.type);
+  }
+  const LogicalType& x_type = args[0].column->type();
+  const bool rounding = e.function == ScalarFunction::kRound || e.function == ScalarFunction::kFloor ||
+                        e.function == ScalarFunction::kCeil;
+  // Integers are their own round, floor and ceil (as on the CPU).
+  if (rounding && args.size() == 1 && x_type.is_integral()) return args[0];
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
+  const DeviceArg digits = args.size() > 1 ? arg_of(args[1]) : DeviceArg{};
+  launch_math(e.function, x_type, e.type, arg_of(args[0]), args.size() > 1 ? &digits : nullptr, out_of(out), rows,
+              errors(scope, constant_shape), stream_);
+  return DeviceOperand{out, constant_shape, false};
 }
 
 DeviceOperand GpuEvaluator::datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args) {

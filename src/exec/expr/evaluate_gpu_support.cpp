@@ -159,7 +159,50 @@ bool function_supported(const Expr& e) {
     case ScalarFunction::kDateAddDays:
     case ScalarFunction::kDateSubtractDays:
     case ScalarFunction::kDateDiffDays: return datetime_supported(e) && children_supported(e);
-    case ScalarFunction::kCoalesce: return !e.children.empty() && supported(*coalesce_as_case(e));
+    case ScalarFunction::kCoalesce:
+    case ScalarFunction::kNullIf: {
+      const plan::ExprPtr as_case = conditional_as_case(e);
+      return as_case != nullptr && supported(*as_case);
+    }
+    case ScalarFunction::kGreatest:
+    case ScalarFunction::kLeast: {
+      // Floats stay on the CPU (its NaN order); so do strings, whose CASE the GPU does not build.
+      if (!e.type.is_fixed_width() || e.type.id() == TypeId::kReal || e.type.id() == TypeId::kDouble ||
+          e.type.id() == TypeId::kBoolean) {
+        return false;
+      }
+      for (const plan::ExprPtr& c : e.children) {
+        if (!(c->type == e.type)) return false;
+      }
+      const plan::ExprPtr as_case = conditional_as_case(e);
+      return as_case != nullptr && supported(*as_case);
+    }
+    case ScalarFunction::kLength:
+    case ScalarFunction::kUpper:
+    case ScalarFunction::kLower:
+      return e.children.size() == 1 && has_type(*e.children[0], TypeId::kVarchar) &&
+             has_type(e, e.function == ScalarFunction::kLength ? TypeId::kBigInt : TypeId::kVarchar) &&
+             children_supported(e);
+    case ScalarFunction::kConcat:
+      if (e.children.empty() || e.children.size() > static_cast<size_t>(gpu_expr::ConcatArgs::kMaxArgs) ||
+          !has_type(e, TypeId::kVarchar)) {
+        return false;
+      }
+      for (const plan::ExprPtr& c : e.children) {
+        if (!has_type(*c, TypeId::kVarchar)) return false;
+      }
+      return children_supported(e);
+    case ScalarFunction::kAbs:
+    case ScalarFunction::kSign:
+    case ScalarFunction::kRound:
+    case ScalarFunction::kFloor:
+    case ScalarFunction::kCeil:
+    case ScalarFunction::kSqrt: {
+      if (e.children.empty() || e.children.size() > 2) return false;
+      const bool digits = e.children.size() == 2;
+      if (digits && !has_type(*e.children[1], TypeId::kInteger)) return false;
+      return gpu_expr::math_supported_types(e.function, e.children[0]->type, e.type, digits) && children_supported(e);
+    }
     default: return false;
   }
 }
@@ -229,6 +272,8 @@ bool can_evaluate_gpu(const plan::Expr&) { return false; }
 
 #endif
 
+namespace {
+
 plan::ExprPtr coalesce_as_case(const plan::Expr& coalesce) {
   std::vector<plan::ExprPtr> children;
   for (size_t i = 0; i + 1 < coalesce.children.size(); ++i) {
@@ -242,6 +287,39 @@ plan::ExprPtr coalesce_as_case(const plan::Expr& coalesce) {
     children.insert(children.begin(), {plan::make_constant(Value::boolean(true)), children.front()});
   }
   return plan::make_node(plan::ExprKind::kCase, coalesce.type, std::move(children));
+}
+
+plan::ExprPtr is_null(const plan::ExprPtr& e) { return plan::make_node(plan::ExprKind::kIsNull, TypeId::kBoolean, {e}); }
+
+}  // namespace
+
+plan::ExprPtr conditional_as_case(const plan::Expr& e) {
+  using plan::ScalarFunction;
+  if (e.kind != plan::ExprKind::kFunction || e.children.empty()) return nullptr;
+  switch (e.function) {
+    case ScalarFunction::kCoalesce: return coalesce_as_case(e);
+    case ScalarFunction::kNullIf: {
+      if (e.children.size() != 2) return nullptr;
+      const plan::ExprPtr& a = e.children[0];
+      return plan::make_node(plan::ExprKind::kCase, e.type,
+                             {plan::make_function(ScalarFunction::kEqual, TypeId::kBoolean, {a, e.children[1]}),
+                              plan::make_constant(Value()), a});
+    }
+    case ScalarFunction::kGreatest:
+    case ScalarFunction::kLeast: {
+      const ScalarFunction better =
+          e.function == ScalarFunction::kGreatest ? ScalarFunction::kGreater : ScalarFunction::kLess;
+      plan::ExprPtr acc = e.children[0];
+      for (size_t k = 1; k < e.children.size(); ++k) {
+        const plan::ExprPtr& next = e.children[k];
+        acc = plan::make_node(plan::ExprKind::kCase, e.type,
+                              {is_null(next), acc, is_null(acc), next,
+                               plan::make_function(better, TypeId::kBoolean, {next, acc}), next, acc});
+      }
+      return acc;
+    }
+    default: return nullptr;
+  }
 }
 
 }  // namespace kestrel::exec

@@ -11,8 +11,11 @@ namespace kestrel::exec {
 /// Always false in a build without the GPU side.
 bool can_evaluate_gpu(const plan::Expr& expr);
 
-/// COALESCE(a, b, ..., z) as the CASE the GPU evaluates: CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b
-/// ... ELSE z END.
-plan::ExprPtr coalesce_as_case(const plan::Expr& coalesce);
+/// COALESCE, NULLIF, GREATEST and LEAST as the CASE the GPU evaluates (null for other expressions):
+/// - COALESCE(a, ..., z): CASE WHEN a IS NOT NULL THEN a ... ELSE z END;
+/// - NULLIF(a, b): CASE WHEN a = b THEN NULL ELSE a END;
+/// - GREATEST(a, b, ...): folded pairwise, skipping NULLs as the CPU does: CASE WHEN b IS NULL THEN a WHEN a IS NULL
+///   THEN b WHEN b > a THEN b ELSE a END, then the same with the next argument (LEAST with <).
+plan::ExprPtr conditional_as_case(const plan::Expr& e);
 
 }  // namespace kestrel::exec

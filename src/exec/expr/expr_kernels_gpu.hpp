@@ -129,6 +129,34 @@ void launch_substring_lengths(DeviceArg s, DeviceArg start, const DeviceArg* len
 /// SUBSTRING, pass 2: turns the lengths into offsets (scan) and copies the bytes. `scratch` comes from `mr`.
 void launch_substring_copy(DeviceArg s, DeviceArg start, const DeviceArg* length, int64_t* offsets, char* chars,
                            size_t rows, gpu::Stream stream, gpu::MemoryResource& mr);
+/// Turns offsets[1..rows] holding row lengths into offsets (an inclusive scan; offsets[0] must be 0). `scratch`
+/// comes from `mr`.
+void launch_lengths_to_offsets(int64_t* offsets, size_t rows, gpu::Stream stream, gpu::MemoryResource& mr);
+/// length(s) in code points -> BIGINT.
+void launch_length(DeviceArg s, DeviceOut out, size_t rows, gpu::Stream stream);
+/// upper / lower (ASCII letters only, as on the CPU) of `bytes` chars: the result keeps the input's offsets.
+void launch_case_map(const char* in, char* out, size_t bytes, bool upper, gpu::Stream stream);
+/// The operands of a || b || ... (all VARCHAR).
+struct ConcatArgs {
+  static constexpr int kMaxArgs = 8;
+  DeviceArg args[kMaxArgs];
+  int count = 0;
+};
+/// ||, pass 1: offsets[i + 1] = byte length of row i's result, offsets[0] = 0, validity = every operand valid;
+/// then the scan into offsets.
+void launch_concat_offsets(const ConcatArgs& args, int64_t* offsets, uint32_t* validity, size_t rows,
+                           gpu::Stream stream, gpu::MemoryResource& mr);
+/// ||, pass 2: copies each row's operands into chars at its offset.
+void launch_concat_copy(const ConcatArgs& args, const int64_t* offsets, char* chars, size_t rows, gpu::Stream stream);
+
+/// abs, sign, round, floor, ceil (round with INTEGER `digits` when given) and sqrt of numeric `x` into `result`
+/// with the CPU's rules; round/floor/ceil of integers without digits are the integers themselves and are not
+/// launched. Throws NotImplemented for combinations math_supported_types refuses.
+void launch_math(plan::ScalarFunction f, const LogicalType& x_type, const LogicalType& result, DeviceArg x,
+                 const DeviceArg* digits, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream);
+/// True when launch_math (or the evaluator's pass-through of integer rounding) computes `f` of `x` into `result`.
+bool math_supported_types(plan::ScalarFunction f, const LogicalType& x, const LogicalType& result, bool has_digits);
+
 /// A VARCHAR constant repeated `rows` times (`len` bytes at `value`).
 void launch_broadcast_string(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows,
                              gpu::Stream stream);

@@ -267,6 +267,15 @@ void launch_substring_copy(DeviceArg s, DeviceArg start, const DeviceArg* length
                            size_t rows, gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "launch_substring_copy");
   if (rows == 0) return;
+  launch_lengths_to_offsets(offsets, rows, stream, mr);
+  substring_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(
+      s, start, length ? *length : DeviceArg{}, length != nullptr, offsets, chars, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_lengths_to_offsets(int64_t* offsets, size_t rows, gpu::Stream stream, gpu::MemoryResource& mr) {
+  gpu::require_explicit_stream(stream, "launch_lengths_to_offsets");
+  if (rows == 0) return;
   size_t temp_bytes = 0;
   KESTREL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, offsets + 1, offsets + 1,
                                                    static_cast<int64_t>(rows), stream.handle()));
@@ -274,9 +283,6 @@ void launch_substring_copy(DeviceArg s, DeviceArg start, const DeviceArg* length
   KESTREL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, offsets + 1, offsets + 1,
                                                    static_cast<int64_t>(rows), stream.handle()));
   mr.deallocate(temp, temp_bytes, stream);
-  substring_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(
-      s, start, length ? *length : DeviceArg{}, length != nullptr, offsets, chars, rows);
-  KESTREL_CUDA_CHECK_LAUNCH();
 }
 
 void launch_broadcast_string(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows,

@@ -1,0 +1,101 @@
+/// length, upper / lower and || on the GPU, with the CPU's rules (string_funcs.cpp): lengths count UTF-8 code points
+/// (bytes that are not continuation bytes), case mapping changes ASCII letters only, || is NULL when an operand is.
+
+#include "common/error.hpp"
+#include "exec/expr/expr_device_gpu.cuh"
+#include "exec/expr/utf8.hpp"
+
+namespace kestrel::exec::gpu_expr {
+
+namespace {
+
+__global__ void length_kernel(DeviceArg s, DeviceOut out, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false;
+  if (in) {
+    valid = arg_valid(s, i);
+    int64_t count = 0;
+    if (valid) {
+      const DeviceString str = arg_string(s, i);
+      for (int64_t k = 0; k < str.size; ++k) count += utf8::is_lead(static_cast<uint8_t>(str.data[k]));
+    }
+    static_cast<int64_t*>(out.values)[i] = count;
+  }
+  write_validity(out.validity, i, in, valid);
+}
+
+/// Eight bytes per thread where aligned; ASCII letters change case, every other byte is copied.
+__global__ void case_map_kernel(const char* in, char* out, size_t bytes, bool upper) {
+  const size_t k = row_index();
+  const char lo = upper ? 'a' : 'A';
+  const char hi = upper ? 'z' : 'Z';
+  const int delta = upper ? 'A' - 'a' : 'a' - 'A';
+  for (size_t b = k * 8; b < bytes && b < k * 8 + 8; ++b) {
+    const char c = in[b];
+    out[b] = c >= lo && c <= hi ? static_cast<char>(c + delta) : c;
+  }
+}
+
+__global__ void concat_lengths_kernel(ConcatArgs args, int64_t* offsets, uint32_t* validity, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = true;
+  if (in) {
+    int64_t total = 0;
+    for (int a = 0; a < args.count; ++a) {
+      valid = valid && arg_valid(args.args[a], i);
+      if (valid) total += arg_string(args.args[a], i).size;
+    }
+    offsets[i + 1] = valid ? total : 0;
+    if (i == 0) offsets[0] = 0;
+  }
+  write_validity(validity, i, in, valid);
+}
+
+__global__ void concat_copy_kernel(ConcatArgs args, const int64_t* offsets, char* chars, size_t rows) {
+  const size_t i = row_index();
+  if (i >= rows || offsets[i + 1] == offsets[i]) return;
+  char* to = chars + offsets[i];
+  for (int a = 0; a < args.count; ++a) {
+    const DeviceString str = arg_string(args.args[a], i);
+    for (int64_t k = 0; k < str.size; ++k) *to++ = str.data[k];
+  }
+}
+
+}  // namespace
+
+void launch_length(DeviceArg s, DeviceOut out, size_t rows, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_length");
+  if (rows == 0) return;
+  length_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, out, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_case_map(const char* in, char* out, size_t bytes, bool upper, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_case_map");
+  if (bytes == 0) return;
+  case_map_kernel<<<blocks_for((bytes + 7) / 8), kBlockThreads, 0, stream.handle()>>>(in, out, bytes, upper);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_concat_offsets(const ConcatArgs& args, int64_t* offsets, uint32_t* validity, size_t rows,
+                           gpu::Stream stream, gpu::MemoryResource& mr) {
+  gpu::require_explicit_stream(stream, "launch_concat_offsets");
+  if (rows == 0) {
+    KESTREL_CUDA_CHECK(cudaMemsetAsync(offsets, 0, sizeof(int64_t), stream.handle()));
+    return;
+  }
+  concat_lengths_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(args, offsets, validity, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  launch_lengths_to_offsets(offsets, rows, stream, mr);
+}
+
+void launch_concat_copy(const ConcatArgs& args, const int64_t* offsets, char* chars, size_t rows, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_concat_copy");
+  if (rows == 0) return;
+  concat_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(args, offsets, chars, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace kestrel::exec::gpu_expr
