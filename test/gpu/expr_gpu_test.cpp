@@ -166,6 +166,15 @@ TEST_F(GpuExprTest, CaseCastDates) {
         v.push_back(plan::make_cast(col(b, from), to));
       }
     }
+    // To VARCHAR: the CPU's text of every integer width, both decimal widths, booleans, dates and timestamps.
+    for (const char* from : {"TINYINT_nulls", "SMALLINT", "INTEGER_nulls", "BIGINT", "DECIMAL(15,2)_nulls",
+                             "DECIMAL(38,10)", "BOOLEAN_nulls", "DATE", "DATE_nulls", "TIMESTAMP_nulls", "TIMESTAMP"}) {
+      v.push_back(plan::make_cast(col(b, from), TypeId::kVarchar));
+    }
+    v.push_back(plan::make_cast(lit(Value::decimal(-5, 9, 4)), TypeId::kVarchar));
+    v.push_back(plan::make_cast(lit(Value::date(-800000)), TypeId::kVarchar));   // a year before 0
+    v.push_back(plan::make_cast(lit(Value::date(3000000)), TypeId::kVarchar));   // a year after 9999
+    v.push_back(plan::make_cast(lit(Value::timestamp(-1)), TypeId::kVarchar));   // 1969-12-31 23:59:59.999999
     v.push_back(plan::make_cast(col(b, "BOOLEAN_nulls"), TypeId::kInteger));
     v.push_back(plan::make_cast(col(b, "SMALLINT_nulls"), TypeId::kBoolean));
     v.push_back(plan::make_cast(col(b, "DATE_nulls"), TypeId::kTimestamp));

@@ -97,6 +97,7 @@ bool dispatch_numeric(const LogicalType& type, Fn&& fn) {
 bool cast_supported(const LogicalType& from, const LogicalType& to) {
   const TypeId s = from.id(), t = to.id();
   if (from == to) return true;
+  if (t == TypeId::kVarchar) return cast_to_string_supported(from);
   if ((s == TypeId::kDate && t == TypeId::kTimestamp) || (s == TypeId::kTimestamp && t == TypeId::kDate)) return true;
   if (t == TypeId::kBoolean) return from.is_integral();
   if (s == TypeId::kBoolean) return to.is_integral();
@@ -106,7 +107,7 @@ bool cast_supported(const LogicalType& from, const LogicalType& to) {
 void launch_cast(const LogicalType& from, const LogicalType& to, DeviceArg a, DeviceOut out, size_t rows,
                  ErrorScope err, gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "launch_cast");
-  if (!cast_supported(from, to) || from == to) {
+  if (!cast_supported(from, to) || from == to || to.id() == TypeId::kVarchar) {
     throw NotImplemented("GPU CAST from " + from.to_string() + " to " + to.to_string());
   }
   const TypeId s = from.id(), t = to.id();

@@ -105,6 +105,23 @@ class GpuEvaluator {
   /// Repeats a constant operand to every row.
   ColumnPtr materialize(const DeviceOperand& o);
 
+  /// A VARCHAR column of `rows` rows built in two passes: `offsets_pass(offsets, validity)` writes the offsets (and
+  /// the validity, null unless `nullable`), the total size is read back (one sync), then `copy_pass(offsets, chars)`
+  /// writes the bytes.
+  template <typename OffsetsPass, typename CopyPass>
+  ColumnPtr two_pass_strings(size_t rows, bool nullable, OffsetsPass&& offsets_pass, CopyPass&& copy_pass) {
+    BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
+    BufferPtr validity;
+    if (nullable) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
+    offsets_pass(offsets->as<int64_t>(), validity ? validity->as<uint32_t>() : nullptr);
+    int64_t total = 0;
+    gpu::copy_bytes(&total, gpu::MemoryKind::kHost, offsets->as<int64_t>() + rows, gpu::MemoryKind::kDevice,
+                    sizeof(total), stream_);
+    BufferPtr chars = Buffer::allocate(std::max<size_t>(static_cast<size_t>(total), 8), mr_, stream_);
+    copy_pass(static_cast<const int64_t*>(offsets->as<int64_t>()), chars->as<char>());
+    return Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, 0, validity, chars, offsets, nullptr);
+  }
+
   gpu::Stream stream() const { return stream_; }
   gpu::MemoryResource& mr() { return mr_; }
 
@@ -474,20 +491,14 @@ DeviceOperand GpuEvaluator::concat(const std::vector<DeviceOperand>& args) {
   }
   bool constant_shape = false;
   const size_t rows = rows_of(args, &constant_shape);
-  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
-  BufferPtr validity;
-  if (any_validity(args)) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
-  launch_concat_offsets(operands, offsets->as<int64_t>(), validity ? validity->as<uint32_t>() : nullptr, rows,
-                        stream_, mr_);
-  // Dictionary operands may repeat long entries: the result's size is read back (one sync) to size its bytes.
-  int64_t total = 0;
-  gpu::copy_bytes(&total, gpu::MemoryKind::kHost, offsets->as<int64_t>() + rows, gpu::MemoryKind::kDevice,
-                  sizeof(total), stream_);
-  BufferPtr chars = Buffer::allocate(std::max<size_t>(static_cast<size_t>(total), 8), mr_, stream_);
-  launch_concat_copy(operands, offsets->as<int64_t>(), chars->as<char>(), rows, stream_);
-  return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, 0, validity, chars, offsets,
-                                            nullptr),
-                       constant_shape, false};
+  // Dictionary operands may repeat long entries: the result's size is read back to size its bytes.
+  ColumnPtr out = two_pass_strings(
+      rows, any_validity(args),
+      [&](int64_t* offsets, uint32_t* validity) {
+        launch_concat_offsets(operands, offsets, validity, rows, stream_, mr_);
+      },
+      [&](const int64_t* offsets, char* chars) { launch_concat_copy(operands, offsets, chars, rows, stream_); });
+  return DeviceOperand{out, constant_shape, false};
 }
 
 DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope) {
@@ -573,6 +584,17 @@ DeviceOperand GpuEvaluator::cast(const plan::Expr& e, const Scope& scope) {
                          in.constant, false};
   }
   const size_t rows = in.constant ? 1 : batch_.num_rows();
+  if (target.id() == TypeId::kVarchar) {
+    ColumnPtr out = two_pass_strings(
+        rows, has_validity(in),
+        [&](int64_t* offsets, uint32_t* validity) {
+          launch_cast_to_string_offsets(source, arg_of(in), offsets, validity, rows, stream_, mr_);
+        },
+        [&](const int64_t* offsets, char* chars) {
+          launch_cast_to_string_copy(source, arg_of(in), offsets, chars, rows, stream_);
+        });
+    return DeviceOperand{out, in.constant, false};
+  }
   ColumnPtr out = new_fixed(target, rows, has_validity(in));
   launch_cast(source, target, arg_of(in), out_of(out), rows, errors(scope, in.constant), stream_);
   return DeviceOperand{out, in.constant, false};

@@ -91,8 +91,17 @@ void launch_count_valid(const uint8_t* validity, size_t rows, unsigned long long
 /// DATE <-> TIMESTAMP. Throws NotImplemented for other pairs before launching anything.
 void launch_cast(const LogicalType& from, const LogicalType& to, DeviceArg a, DeviceOut out, size_t rows,
                  ErrorScope err, gpu::Stream stream);
-/// True when launch_cast supports the pair.
+/// True when the GPU evaluator casts `from` to `to`: launch_cast's pairs, and the casts to VARCHAR below.
 bool cast_supported(const LogicalType& from, const LogicalType& to);
+/// True for the types whose CAST to VARCHAR runs on the GPU: integers, DECIMAL, BOOLEAN, DATE, TIMESTAMP (the
+/// CPU's text, Value::to_string; REAL and DOUBLE stay on the CPU, whose shortest round-trip text they would need).
+bool cast_to_string_supported(const LogicalType& from);
+/// CAST to VARCHAR, pass 1: each row's text length, then the scan into offsets (validity as the input's).
+void launch_cast_to_string_offsets(const LogicalType& from, DeviceArg a, int64_t* offsets, uint32_t* validity,
+                                   size_t rows, gpu::Stream stream, gpu::MemoryResource& mr);
+/// CAST to VARCHAR, pass 2: the text of each row at its offset.
+void launch_cast_to_string_copy(const LogicalType& from, DeviceArg a, const int64_t* offsets, char* chars,
+                                size_t rows, gpu::Stream stream);
 
 /// DATE or TIMESTAMP (`x_type`) +/- INTERVAL; `interval` may be either operand on the host's side.
 void launch_add_interval(TypeId x_type, bool subtract, DeviceArg x, DeviceArg interval, DeviceOut out, size_t rows,
