@@ -13,27 +13,19 @@ namespace {
 template <typename T>
 constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-template <typename S, typename T, typename Conv>
-__global__ void convert_kernel(DeviceArg a, DeviceOut out, size_t rows, ErrorScope err, Conv conv) {
-  const size_t i = row_index();
-  const bool in = i < rows;
-  bool valid = false, failed = false;
-  if (in) {
-    valid = arg_valid(a, i);
-    T r{};
-    const bool ok = conv(arg_value<S>(a, i), r);
-    static_cast<T*>(out.values)[i] = r;
-    failed = !ok && valid && row_active(err, i);
+/// A conversion (true when the value converts) as a map_kernel operation (true when the row fails).
+template <typename Conv>
+struct FailsUnless {
+  Conv conv;
+  template <typename S, typename T>
+  __device__ bool operator()(S v, T& r) const {
+    return !conv(v, r);
   }
-  report_error(err, failed);
-  write_validity(out.validity, i, in, valid);
-}
+};
 
 template <typename S, typename T, typename Conv>
 void convert(DeviceArg a, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream, Conv conv) {
-  if (rows == 0) return;
-  convert_kernel<S, T><<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(a, out, rows, err, conv);
-  KESTREL_CUDA_CHECK_LAUNCH();
+  launch_map<S, T>(a, out, rows, err, stream, FailsUnless<Conv>{conv});
 }
 
 /// Numeric to numeric, as the CPU's numeric_cast.

@@ -74,4 +74,29 @@ __device__ inline void report_error(const ErrorScope& err, bool failed) {
   if (__any_sync(0xffffffffu, failed) && (threadIdx.x & 31) == 0) atomicOr(err.status, 1);
 }
 
+/// out[i] = op(a[i]) over one operand, where op(value, result) returns true when the row fails; a failing, valid and
+/// active row raises the error flag.
+template <typename In, typename Out, typename Op>
+__global__ void map_kernel(DeviceArg a, DeviceOut out, size_t rows, ErrorScope err, Op op) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false, failed = false;
+  if (in) {
+    valid = arg_valid(a, i);
+    Out r{};
+    const bool bad = op(arg_value<In>(a, i), r);
+    static_cast<Out*>(out.values)[i] = r;
+    failed = bad && valid && row_active(err, i);
+  }
+  report_error(err, failed);
+  write_validity(out.validity, i, in, valid);
+}
+
+template <typename In, typename Out, typename Op>
+void launch_map(DeviceArg a, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream, Op op) {
+  if (rows == 0) return;
+  map_kernel<In, Out><<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(a, out, rows, err, op);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace kestrel::exec::gpu_expr

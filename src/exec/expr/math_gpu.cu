@@ -13,23 +13,6 @@ namespace {
 
 using plan::ScalarFunction;
 
-/// out[i] = op(a[i]) (op returns true on failure); a failing, valid and active row raises the error flag.
-template <typename In, typename Out, typename Op>
-__global__ void unary_kernel(DeviceArg a, DeviceOut out, size_t rows, ErrorScope err, Op op) {
-  const size_t i = row_index();
-  const bool in = i < rows;
-  bool valid = false, failed = false;
-  if (in) {
-    valid = arg_valid(a, i);
-    Out r{};
-    const bool bad = op(arg_value<In>(a, i), r);
-    static_cast<Out*>(out.values)[i] = r;
-    failed = bad && valid && row_active(err, i);
-  }
-  report_error(err, failed);
-  write_validity(out.validity, i, in, valid);
-}
-
 /// round(x, digits) with INTEGER digits: out[i] = op(a[i], digits[i]).
 template <typename In, typename Out, typename Op>
 __global__ void digits_kernel(DeviceArg a, DeviceArg digits, DeviceOut out, size_t rows, ErrorScope err, Op op) {
@@ -113,13 +96,6 @@ struct IntegerRoundDigits {
 };
 
 template <typename In, typename Out, typename Op>
-void launch_unary(DeviceArg a, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream, Op op) {
-  if (rows == 0) return;
-  unary_kernel<In, Out><<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(a, out, rows, err, op);
-  KESTREL_CUDA_CHECK_LAUNCH();
-}
-
-template <typename In, typename Out, typename Op>
 void launch_digits(DeviceArg a, DeviceArg digits, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream,
                    Op op) {
   if (rows == 0) return;
@@ -179,15 +155,15 @@ void launch_math(ScalarFunction f, const LogicalType& x_type, const LogicalType&
     switch (f) {
       case ScalarFunction::kAbs:
         if constexpr (is_float_v<S>) {
-          return launch_unary<S, S>(x, out, rows, err, stream, AbsFloat<S>{});
+          return launch_map<S, S>(x, out, rows, err, stream, AbsFloat<S>{});
         } else {
-          return launch_unary<S, S>(x, out, rows, err, stream, AbsInteger<S>{});
+          return launch_map<S, S>(x, out, rows, err, stream, AbsInteger<S>{});
         }
       case ScalarFunction::kSign:
-        if (decimal) return launch_unary<S, int64_t>(x, out, rows, err, stream, Sign<S, int64_t>{});
-        return launch_unary<S, S>(x, out, rows, err, stream, Sign<S, S>{});
+        if (decimal) return launch_map<S, int64_t>(x, out, rows, err, stream, Sign<S, int64_t>{});
+        return launch_map<S, S>(x, out, rows, err, stream, Sign<S, S>{});
       case ScalarFunction::kSqrt:
-        if constexpr (std::is_same_v<S, double>) return launch_unary<S, S>(x, out, rows, err, stream, Sqrt{});
+        if constexpr (std::is_same_v<S, double>) return launch_map<S, S>(x, out, rows, err, stream, Sqrt{});
         break;
       default:  // round, floor, ceil
         if (digits != nullptr) {
@@ -203,13 +179,13 @@ void launch_math(ScalarFunction f, const LogicalType& x_type, const LogicalType&
           break;
         }
         if constexpr (is_float_v<S>) {
-          return launch_unary<S, S>(x, out, rows, err, stream, FloatRoundLike<S>{f});
+          return launch_map<S, S>(x, out, rows, err, stream, FloatRoundLike<S>{f});
         } else {
           if (!decimal) break;  // integers are their own round: the evaluator returns them as they are
           const S divisor = numeric::pow10<S>(x_type.scale());
           auto run = [&](auto r_tag) {
             using R = decltype(r_tag);
-            launch_unary<S, R>(x, out, rows, err, stream, DecimalRoundLike<S, R>{f, divisor});
+            launch_map<S, R>(x, out, rows, err, stream, DecimalRoundLike<S, R>{f, divisor});
           };
           return result.is_wide_decimal() ? run(int128_t{}) : run(int64_t{});
         }
