@@ -284,6 +284,15 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
       v.push_back(fn(ScalarFunction::kLower, S, {fn(ScalarFunction::kUpper, S, {col(b, c)})}));
       v.push_back(fn(ScalarFunction::kConcat, S, {col(b, c), lit(Value::varchar("-"))}));
     }
+    for (const char* c : {"VARCHAR_nulls", "dict"}) {
+      v.push_back(fn(ScalarFunction::kTrim, S, {col(b, c), lit(Value::varchar("ax"))}));
+      v.push_back(fn(ScalarFunction::kLTrim, S, {col(b, c), lit(Value::varchar("abcdefghijklm"))}));
+      v.push_back(fn(ScalarFunction::kRTrim, S, {col(b, c), lit(Value::varchar("LK"))}));
+    }
+    v.push_back(fn(ScalarFunction::kTrim, S, {fn(ScalarFunction::kConcat, S, {lit(Value::varchar("  ")),
+                                                                             col(b, "VARCHAR"),
+                                                                             lit(Value::varchar(" \xC3\xA9 "))})}));
+    v.push_back(fn(ScalarFunction::kRTrim, S, {col(b, "VARCHAR"), lit(Value::null(S))}));
     // Multi-byte characters count once in length and pass case mapping unchanged.
     v.push_back(fn(ScalarFunction::kLength, BIG, {lit(Value::varchar("h\xC3\xA9llo \xE2\x82\xAC"))}));
     v.push_back(fn(ScalarFunction::kUpper, S, {lit(Value::varchar("caf\xC3\xA9 Zz"))}));
@@ -314,7 +323,8 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
 TEST_F(GpuExprTest, UnsupportedIsNotImplemented) {
   Batch host = make_all_types_batch(10, 1);
   Batch device = copy_batch(host, device_mr(), stream());
-  auto e = fn(ScalarFunction::kTrim, TypeId::kVarchar, {col(host, "VARCHAR")});
+  auto e = fn(ScalarFunction::kReplace, TypeId::kVarchar,
+              {col(host, "VARCHAR"), lit(Value::varchar("a")), lit(Value::varchar("b"))});
   EXPECT_THROW(exec::evaluate_gpu(*e, device, stream(), device_mr()), NotImplemented);
 }
 

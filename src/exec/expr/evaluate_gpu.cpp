@@ -135,6 +135,7 @@ class GpuEvaluator {
   DeviceOperand substring(const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand string_map(const plan::Expr& e, const DeviceOperand& s);
   DeviceOperand concat(const std::vector<DeviceOperand>& args);
+  DeviceOperand trim(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
@@ -180,7 +181,8 @@ bool is_comparison(ScalarFunction f) {
 bool per_entry(ScalarFunction f) {
   return (is_comparison(f) && f != ScalarFunction::kIsDistinctFrom && f != ScalarFunction::kIsNotDistinctFrom) ||
          f == ScalarFunction::kLike || f == ScalarFunction::kNotLike || f == ScalarFunction::kSubstring ||
-         f == ScalarFunction::kLength || f == ScalarFunction::kUpper || f == ScalarFunction::kLower;
+         f == ScalarFunction::kLength || f == ScalarFunction::kUpper || f == ScalarFunction::kLower ||
+         f == ScalarFunction::kTrim || f == ScalarFunction::kLTrim || f == ScalarFunction::kRTrim;
 }
 
 /// The index of the only non-constant argument when it is dictionary-encoded.
@@ -343,6 +345,9 @@ DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<Devi
     case ScalarFunction::kUpper:
     case ScalarFunction::kLower: return string_map(e, args[0]);
     case ScalarFunction::kConcat: return concat(args);
+    case ScalarFunction::kTrim:
+    case ScalarFunction::kLTrim:
+    case ScalarFunction::kRTrim: return trim(e, args);
     case ScalarFunction::kAbs:
     case ScalarFunction::kSign:
     case ScalarFunction::kRound:
@@ -499,6 +504,32 @@ DeviceOperand GpuEvaluator::concat(const std::vector<DeviceOperand>& args) {
       },
       [&](const int64_t* offsets, char* chars) { launch_concat_copy(operands, offsets, chars, rows, stream_); });
   return DeviceOperand{out, constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::trim(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), TypeId::kVarchar);
+  }
+  std::string set_text = " ";
+  if (e.children.size() > 1) {
+    if (e.children[1]->kind != ExprKind::kConstant) throw NotImplemented("GPU trim with a non-constant character set");
+    set_text = e.children[1]->constant.as_string();
+  }
+  if (!trim_set_supported(set_text)) throw NotImplemented("GPU trim of characters '" + set_text + "'");
+  TrimSet set;
+  for (char c : set_text) set.bytes[set.count++] = c;
+  const DeviceOperand& s = args[0];
+  const Column& c = *s.column;
+  if (c.is_dictionary()) throw NotImplemented("GPU trim of a dictionary constant");
+  const size_t rows = c.length();
+  // Every result is a piece of its input: the input's bytes bound the output's (no sync for the size).
+  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
+  BufferPtr chars = Buffer::allocate(std::max<size_t>(c.values() ? c.values()->size() : 0, 8), mr_, stream_);
+  launch_trim(arg_of(s), set, e.function != ScalarFunction::kRTrim, e.function != ScalarFunction::kLTrim,
+              offsets->as<int64_t>(), chars->as<char>(), rows, stream_, mr_);
+  return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, c.null_count(),
+                                            c.validity(), chars, offsets, nullptr),
+                       s.constant, false};
 }
 
 DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope) {

@@ -183,6 +183,23 @@ bool function_supported(const Expr& e) {
       return e.children.size() == 1 && has_type(*e.children[0], TypeId::kVarchar) &&
              has_type(e, e.function == ScalarFunction::kLength ? TypeId::kBigInt : TypeId::kVarchar) &&
              children_supported(e);
+    case ScalarFunction::kTrim:
+    case ScalarFunction::kLTrim:
+    case ScalarFunction::kRTrim: {
+      if (e.children.empty() || e.children.size() > 2 || !has_type(*e.children[0], TypeId::kVarchar) ||
+          !has_type(e, TypeId::kVarchar)) {
+        return false;
+      }
+      if (e.children.size() == 2) {
+        const Expr& set = *e.children[1];
+        if (!is_constant(set)) return false;
+        if (!set.constant.is_null() && (!has_type(set, TypeId::kVarchar) ||
+                                        !gpu_expr::trim_set_supported(set.constant.as_string()))) {
+          return false;
+        }
+      }
+      return children_supported(e);
+    }
     case ScalarFunction::kConcat:
       if (e.children.empty() || e.children.size() > static_cast<size_t>(gpu_expr::ConcatArgs::kMaxArgs) ||
           !has_type(e, TypeId::kVarchar)) {

@@ -158,6 +158,25 @@ void launch_concat_offsets(const ConcatArgs& args, int64_t* offsets, uint32_t* v
 /// ||, pass 2: copies each row's operands into chars at its offset.
 void launch_concat_copy(const ConcatArgs& args, const int64_t* offsets, char* chars, size_t rows, gpu::Stream stream);
 
+/// The characters trim removes: ASCII bytes only (a set with other characters stays on the CPU).
+struct TrimSet {
+  static constexpr int kMaxBytes = 16;
+  char bytes[kMaxBytes] = {};
+  int count = 0;
+};
+/// True when trim's character set fits TrimSet (ASCII, at most kMaxBytes characters).
+inline bool trim_set_supported(std::string_view set) {
+  if (set.size() > static_cast<size_t>(TrimSet::kMaxBytes)) return false;
+  for (char c : set) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
+}
+/// trim / ltrim (`left`) / rtrim (`right`) of plain (or constant) VARCHAR `s`: offsets of the results, then their
+/// bytes into `chars`, which holds at least the input's bytes (every result is a piece of its input).
+void launch_trim(DeviceArg s, const TrimSet& set, bool left, bool right, int64_t* offsets, char* chars, size_t rows,
+                 gpu::Stream stream, gpu::MemoryResource& mr);
+
 /// abs, sign, round, floor, ceil (round with INTEGER `digits` when given) and sqrt of numeric `x` into `result`
 /// with the CPU's rules; round/floor/ceil of integers without digits are the integers themselves and are not
 /// launched. Throws NotImplemented for combinations math_supported_types refuses.

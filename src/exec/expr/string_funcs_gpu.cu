@@ -1,5 +1,6 @@
-/// length, upper / lower and || on the GPU, with the CPU's rules (string_funcs.cpp): lengths count UTF-8 code points
-/// (bytes that are not continuation bytes), case mapping changes ASCII letters only, || is NULL when an operand is.
+/// length, upper / lower, || and trim on the GPU, with the CPU's rules (string_funcs.cpp): lengths count UTF-8 code
+/// points (bytes that are not continuation bytes), case mapping changes ASCII letters only, || is NULL when an
+/// operand is, trim removes characters of an ASCII set from either end.
 
 #include "common/error.hpp"
 #include "exec/expr/expr_device_gpu.cuh"
@@ -63,7 +64,63 @@ __global__ void concat_copy_kernel(ConcatArgs args, const int64_t* offsets, char
   }
 }
 
+__device__ inline bool in_trim_set(const TrimSet& set, char c) {
+  for (int k = 0; k < set.count; ++k) {
+    if (set.bytes[k] == c) return true;
+  }
+  return false;
+}
+
+/// The trimmed range [*b, *e) of a string. The set is ASCII, so a byte of a multi-byte character never matches.
+__device__ inline void trim_range(const DeviceString& s, const TrimSet& set, bool left, bool right, int64_t* b,
+                                  int64_t* e) {
+  int64_t begin = 0, end = s.size;
+  if (left) {
+    while (begin < end && in_trim_set(set, s.data[begin])) ++begin;
+  }
+  if (right) {
+    while (end > begin && in_trim_set(set, s.data[end - 1])) --end;
+  }
+  *b = begin;
+  *e = end;
+}
+
+__global__ void trim_lengths_kernel(DeviceArg s, TrimSet set, bool left, bool right, int64_t* offsets,
+                                    size_t rows) {
+  const size_t i = row_index();
+  if (i >= rows) return;
+  int64_t b = 0, e = 0;
+  if (arg_valid(s, i)) trim_range(arg_string(s, i), set, left, right, &b, &e);
+  offsets[i + 1] = e - b;
+  if (i == 0) offsets[0] = 0;
+}
+
+__global__ void trim_copy_kernel(DeviceArg s, TrimSet set, bool left, bool right, const int64_t* offsets,
+                                 char* chars, size_t rows) {
+  const size_t i = row_index();
+  if (i >= rows || offsets[i + 1] == offsets[i]) return;
+  const DeviceString str = arg_string(s, i);
+  int64_t b = 0, e = 0;
+  trim_range(str, set, left, right, &b, &e);
+  for (int64_t k = b; k < e; ++k) chars[offsets[i] + (k - b)] = str.data[k];
+}
+
 }  // namespace
+
+void launch_trim(DeviceArg s, const TrimSet& set, bool left, bool right, int64_t* offsets, char* chars, size_t rows,
+                 gpu::Stream stream, gpu::MemoryResource& mr) {
+  gpu::require_explicit_stream(stream, "launch_trim");
+  if (rows == 0) {
+    KESTREL_CUDA_CHECK(cudaMemsetAsync(offsets, 0, sizeof(int64_t), stream.handle()));
+    return;
+  }
+  trim_lengths_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, set, left, right, offsets, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  launch_lengths_to_offsets(offsets, rows, stream, mr);
+  trim_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, set, left, right, offsets, chars,
+                                                                            rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
 
 void launch_length(DeviceArg s, DeviceOut out, size_t rows, gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "launch_length");
