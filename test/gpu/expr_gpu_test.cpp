@@ -293,6 +293,23 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
                                                                              col(b, "VARCHAR"),
                                                                              lit(Value::varchar(" \xC3\xA9 "))})}));
     v.push_back(fn(ScalarFunction::kRTrim, S, {col(b, "VARCHAR"), lit(Value::null(S))}));
+    // position, starts_with and replace: constant and column patterns, empty ones, dictionary columns.
+    const LogicalType BOOL = TypeId::kBoolean;
+    for (const char* c : {"VARCHAR_nulls", "dict"}) {
+      for (const char* p : {"a", "ai", "", "xyz", "RAIL"}) {
+        v.push_back(fn(ScalarFunction::kPosition, BIG, {lit(Value::varchar(p)), col(b, c)}));
+        v.push_back(fn(ScalarFunction::kStartsWith, BOOL, {col(b, c), lit(Value::varchar(p))}));
+        v.push_back(fn(ScalarFunction::kReplace, S, {col(b, c), lit(Value::varchar(p)), lit(Value::varchar("<>"))}));
+      }
+      v.push_back(fn(ScalarFunction::kReplace, S, {col(b, c), lit(Value::varchar("a")), lit(Value::varchar(""))}));
+    }
+    v.push_back(fn(ScalarFunction::kPosition, BIG,
+                   {fn(ScalarFunction::kSubstring, S, {col(b, "VARCHAR"), lit(Value::bigint(3)), lit(Value::bigint(2))}),
+                    col(b, "VARCHAR")}));
+    v.push_back(fn(ScalarFunction::kPosition, BIG, {lit(Value::varchar("\xC3\xA9")), lit(Value::varchar("caf\xC3\xA9"))}));
+    v.push_back(fn(ScalarFunction::kStartsWith, BOOL, {col(b, "VARCHAR"), col(b, "VARCHAR_nulls")}));
+    v.push_back(fn(ScalarFunction::kReplace, S, {col(b, "VARCHAR_nulls"), col(b, "dict"), col(b, "VARCHAR")}));
+    v.push_back(fn(ScalarFunction::kReplace, S, {col(b, "VARCHAR"), lit(Value::null(S)), lit(Value::varchar("q"))}));
     // Multi-byte characters count once in length and pass case mapping unchanged.
     v.push_back(fn(ScalarFunction::kLength, BIG, {lit(Value::varchar("h\xC3\xA9llo \xE2\x82\xAC"))}));
     v.push_back(fn(ScalarFunction::kUpper, S, {lit(Value::varchar("caf\xC3\xA9 Zz"))}));
@@ -323,8 +340,7 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
 TEST_F(GpuExprTest, UnsupportedIsNotImplemented) {
   Batch host = make_all_types_batch(10, 1);
   Batch device = copy_batch(host, device_mr(), stream());
-  auto e = fn(ScalarFunction::kReplace, TypeId::kVarchar,
-              {col(host, "VARCHAR"), lit(Value::varchar("a")), lit(Value::varchar("b"))});
+  auto e = fn(ScalarFunction::kLn, TypeId::kDouble, {col(host, "DOUBLE")});
   EXPECT_THROW(exec::evaluate_gpu(*e, device, stream(), device_mr()), NotImplemented);
 }
 

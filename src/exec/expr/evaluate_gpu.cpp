@@ -136,6 +136,8 @@ class GpuEvaluator {
   DeviceOperand string_map(const plan::Expr& e, const DeviceOperand& s);
   DeviceOperand concat(const std::vector<DeviceOperand>& args);
   DeviceOperand trim(const plan::Expr& e, const std::vector<DeviceOperand>& args);
+  DeviceOperand string_search(const plan::Expr& e, const std::vector<DeviceOperand>& args);
+  DeviceOperand replace(const std::vector<DeviceOperand>& args);
   DeviceOperand math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
@@ -182,7 +184,8 @@ bool per_entry(ScalarFunction f) {
   return (is_comparison(f) && f != ScalarFunction::kIsDistinctFrom && f != ScalarFunction::kIsNotDistinctFrom) ||
          f == ScalarFunction::kLike || f == ScalarFunction::kNotLike || f == ScalarFunction::kSubstring ||
          f == ScalarFunction::kLength || f == ScalarFunction::kUpper || f == ScalarFunction::kLower ||
-         f == ScalarFunction::kTrim || f == ScalarFunction::kLTrim || f == ScalarFunction::kRTrim;
+         f == ScalarFunction::kTrim || f == ScalarFunction::kLTrim || f == ScalarFunction::kRTrim ||
+         f == ScalarFunction::kPosition || f == ScalarFunction::kStartsWith || f == ScalarFunction::kReplace;
 }
 
 /// The index of the only non-constant argument when it is dictionary-encoded.
@@ -348,6 +351,9 @@ DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<Devi
     case ScalarFunction::kTrim:
     case ScalarFunction::kLTrim:
     case ScalarFunction::kRTrim: return trim(e, args);
+    case ScalarFunction::kPosition:
+    case ScalarFunction::kStartsWith: return string_search(e, args);
+    case ScalarFunction::kReplace: return replace(args);
     case ScalarFunction::kAbs:
     case ScalarFunction::kSign:
     case ScalarFunction::kRound:
@@ -530,6 +536,32 @@ DeviceOperand GpuEvaluator::trim(const plan::Expr& e, const std::vector<DeviceOp
   return DeviceOperand{Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, c.null_count(),
                                             c.validity(), chars, offsets, nullptr),
                        s.constant, false};
+}
+
+DeviceOperand GpuEvaluator::string_search(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
+  if (args[0].null_constant || args[1].null_constant) return constant(Value(), e.type);
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
+  launch_string_search(e.function == ScalarFunction::kStartsWith, arg_of(args[0]), arg_of(args[1]), out_of(out), rows,
+                       stream_);
+  return DeviceOperand{out, constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::replace(const std::vector<DeviceOperand>& args) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), TypeId::kVarchar);
+  }
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  const DeviceArg s = arg_of(args[0]), from = arg_of(args[1]), to = arg_of(args[2]);
+  ColumnPtr out = two_pass_strings(
+      rows, any_validity(args),
+      [&](int64_t* offsets, uint32_t* validity) {
+        launch_replace_offsets(s, from, to, offsets, validity, rows, stream_, mr_);
+      },
+      [&](const int64_t* offsets, char* chars) { launch_replace_copy(s, from, to, offsets, chars, rows, stream_); });
+  return DeviceOperand{out, constant_shape, false};
 }
 
 DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope) {

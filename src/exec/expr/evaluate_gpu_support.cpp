@@ -200,6 +200,19 @@ bool function_supported(const Expr& e) {
       }
       return children_supported(e);
     }
+    case ScalarFunction::kPosition:
+    case ScalarFunction::kStartsWith:
+    case ScalarFunction::kReplace: {
+      const size_t arity = e.function == ScalarFunction::kReplace ? 3 : 2;
+      const TypeId result = e.function == ScalarFunction::kPosition     ? TypeId::kBigInt
+                            : e.function == ScalarFunction::kStartsWith ? TypeId::kBoolean
+                                                                        : TypeId::kVarchar;
+      if (e.children.size() != arity || !has_type(e, result)) return false;
+      for (const plan::ExprPtr& c : e.children) {
+        if (!has_type(*c, TypeId::kVarchar)) return false;
+      }
+      return children_supported(e);
+    }
     case ScalarFunction::kConcat:
       if (e.children.empty() || e.children.size() > static_cast<size_t>(gpu_expr::ConcatArgs::kMaxArgs) ||
           !has_type(e, TypeId::kVarchar)) {

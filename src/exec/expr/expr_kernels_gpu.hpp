@@ -177,6 +177,17 @@ inline bool trim_set_supported(std::string_view set) {
 void launch_trim(DeviceArg s, const TrimSet& set, bool left, bool right, int64_t* offsets, char* chars, size_t rows,
                  gpu::Stream stream, gpu::MemoryResource& mr);
 
+/// position(a in b) -> BIGINT (1-based in code points, 0 when absent), or (`starts_with`) starts_with(a, b) ->
+/// BOOLEAN; NULL when an operand is.
+void launch_string_search(bool starts_with, DeviceArg a, DeviceArg b, DeviceOut out, size_t rows,
+                          gpu::Stream stream);
+/// replace(s, from, to), pass 1: result lengths and validity, then the scan into offsets.
+void launch_replace_offsets(DeviceArg s, DeviceArg from, DeviceArg to, int64_t* offsets, uint32_t* validity,
+                            size_t rows, gpu::Stream stream, gpu::MemoryResource& mr);
+/// replace(s, from, to), pass 2: the bytes.
+void launch_replace_copy(DeviceArg s, DeviceArg from, DeviceArg to, const int64_t* offsets, char* chars, size_t rows,
+                         gpu::Stream stream);
+
 /// abs, sign, round, floor, ceil (round with INTEGER `digits` when given) and sqrt of numeric `x` into `result`
 /// with the CPU's rules; round/floor/ceil of integers without digits are the integers themselves and are not
 /// launched. Throws NotImplemented for combinations math_supported_types refuses.

@@ -1,6 +1,8 @@
-/// length, upper / lower, || and trim on the GPU, with the CPU's rules (string_funcs.cpp): lengths count UTF-8 code
-/// points (bytes that are not continuation bytes), case mapping changes ASCII letters only, || is NULL when an
-/// operand is, trim removes characters of an ASCII set from either end.
+/// length, upper / lower, ||, trim, position, starts_with and replace on the GPU, with the CPU's rules
+/// (string_funcs.cpp): lengths and positions count UTF-8 code points (bytes that are not continuation bytes), case
+/// mapping changes ASCII letters only, || is NULL when an operand is, trim removes characters of an ASCII set from
+/// either end, replace substitutes non-overlapping occurrences from left to right (an empty pattern changes
+/// nothing).
 
 #include "common/error.hpp"
 #include "exec/expr/expr_device_gpu.cuh"
@@ -105,7 +107,124 @@ __global__ void trim_copy_kernel(DeviceArg s, TrimSet set, bool left, bool right
   for (int64_t k = b; k < e; ++k) chars[offsets[i] + (k - b)] = str.data[k];
 }
 
+/// The byte index of the first occurrence of `needle` in `hay` at or after `from`, or -1.
+__device__ inline int64_t find_bytes(const DeviceString& hay, const DeviceString& needle, int64_t from) {
+  for (int64_t at = from; at + needle.size <= hay.size; ++at) {
+    int64_t k = 0;
+    while (k < needle.size && hay.data[at + k] == needle.data[k]) ++k;
+    if (k == needle.size) return at;
+  }
+  return -1;
+}
+
+/// position(needle, haystack) -> BIGINT (0 when absent), or starts_with(s, prefix) -> BOOLEAN.
+__global__ void search_kernel(DeviceArg a, DeviceArg b, bool starts_with, DeviceOut out, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false;
+  if (in) {
+    valid = arg_valid(a, i) && arg_valid(b, i);
+    if (starts_with) {
+      bool r = false;
+      if (valid) {
+        const DeviceString s = arg_string(a, i), prefix = arg_string(b, i);
+        r = prefix.size <= s.size;
+        for (int64_t k = 0; r && k < prefix.size; ++k) r = s.data[k] == prefix.data[k];
+      }
+      static_cast<uint8_t*>(out.values)[i] = r ? 1 : 0;
+    } else {
+      int64_t r = 0;
+      if (valid) {
+        const DeviceString hay = arg_string(b, i);
+        const int64_t at = find_bytes(hay, arg_string(a, i), 0);
+        if (at >= 0) {
+          for (int64_t k = 0; k < at; ++k) r += utf8::is_lead(static_cast<uint8_t>(hay.data[k]));
+          ++r;
+        }
+      }
+      static_cast<int64_t*>(out.values)[i] = r;
+    }
+  }
+  write_validity(out.validity, i, in, valid);
+}
+
+/// replace(s, from, to): writes the result to `to_chars` when it is not null; returns its length.
+__device__ inline int64_t replace_row(const DeviceString& s, const DeviceString& from, const DeviceString& to,
+                                      char* to_chars) {
+  if (from.size == 0) {
+    if (to_chars != nullptr) {
+      for (int64_t k = 0; k < s.size; ++k) to_chars[k] = s.data[k];
+    }
+    return s.size;
+  }
+  int64_t length = 0, pos = 0;
+  while (true) {
+    const int64_t at = find_bytes(s, from, pos);
+    const int64_t piece_end = at < 0 ? s.size : at;
+    if (to_chars != nullptr) {
+      for (int64_t k = pos; k < piece_end; ++k) to_chars[length + k - pos] = s.data[k];
+    }
+    length += piece_end - pos;
+    if (at < 0) return length;
+    if (to_chars != nullptr) {
+      for (int64_t k = 0; k < to.size; ++k) to_chars[length + k] = to.data[k];
+    }
+    length += to.size;
+    pos = at + from.size;
+  }
+}
+
+__global__ void replace_lengths_kernel(DeviceArg s, DeviceArg from, DeviceArg to, int64_t* offsets,
+                                       uint32_t* validity, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false;
+  if (in) {
+    valid = arg_valid(s, i) && arg_valid(from, i) && arg_valid(to, i);
+    offsets[i + 1] =
+        valid ? replace_row(arg_string(s, i), arg_string(from, i), arg_string(to, i), nullptr) : 0;
+    if (i == 0) offsets[0] = 0;
+  }
+  write_validity(validity, i, in, valid);
+}
+
+__global__ void replace_copy_kernel(DeviceArg s, DeviceArg from, DeviceArg to, const int64_t* offsets, char* chars,
+                                    size_t rows) {
+  const size_t i = row_index();
+  if (i >= rows || offsets[i + 1] == offsets[i]) return;
+  replace_row(arg_string(s, i), arg_string(from, i), arg_string(to, i), chars + offsets[i]);
+}
+
 }  // namespace
+
+void launch_string_search(bool starts_with, DeviceArg a, DeviceArg b, DeviceOut out, size_t rows,
+                          gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_string_search");
+  if (rows == 0) return;
+  search_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(a, b, starts_with, out, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_replace_offsets(DeviceArg s, DeviceArg from, DeviceArg to, int64_t* offsets, uint32_t* validity,
+                            size_t rows, gpu::Stream stream, gpu::MemoryResource& mr) {
+  gpu::require_explicit_stream(stream, "launch_replace_offsets");
+  if (rows == 0) {
+    KESTREL_CUDA_CHECK(cudaMemsetAsync(offsets, 0, sizeof(int64_t), stream.handle()));
+    return;
+  }
+  replace_lengths_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, from, to, offsets, validity,
+                                                                                  rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  launch_lengths_to_offsets(offsets, rows, stream, mr);
+}
+
+void launch_replace_copy(DeviceArg s, DeviceArg from, DeviceArg to, const int64_t* offsets, char* chars, size_t rows,
+                         gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_replace_copy");
+  if (rows == 0) return;
+  replace_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(s, from, to, offsets, chars, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
 
 void launch_trim(DeviceArg s, const TrimSet& set, bool left, bool right, int64_t* offsets, char* chars, size_t rows,
                  gpu::Stream stream, gpu::MemoryResource& mr) {
