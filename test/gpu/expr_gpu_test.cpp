@@ -293,6 +293,9 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
                                                                              col(b, "VARCHAR"),
                                                                              lit(Value::varchar(" \xC3\xA9 "))})}));
     v.push_back(fn(ScalarFunction::kRTrim, S, {col(b, "VARCHAR"), lit(Value::null(S))}));
+    // Invalid UTF-8 trims as on the CPU, which decodes characters: " \x80" ends in a space, "\xC0\xA0" is one.
+    v.push_back(fn(ScalarFunction::kRTrim, S, {lit(Value::varchar("a \x80"))}));
+    v.push_back(fn(ScalarFunction::kLTrim, S, {lit(Value::varchar("\xC0\xA0x"))}));
     // position, starts_with and replace: constant and column patterns, empty ones, dictionary columns.
     const LogicalType BOOL = TypeId::kBoolean;
     for (const char* c : {"VARCHAR_nulls", "dict"}) {
@@ -330,6 +333,8 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
       v.push_back(fn(f, TypeId::kDate, {col(b, "DATE_nulls"), lit(Value::null(TypeId::kDate)), col(b, "DATE")}));
       v.push_back(fn(f, LogicalType::decimal(38, 10), {col(b, "DECIMAL(38,10)_nulls"), col(b, "DECIMAL(38,10)")}));
       v.push_back(fn(f, I, {lit(Value::null(I)), col(b, "INTEGER_nulls")}));
+      v.push_back(fn(f, I, {col(b, "INTEGER_nulls"), plan::make_cast(col(b, "TINYINT_nulls"), I), lit(Value::integer(7)),
+                            plan::make_cast(col(b, "SMALLINT_nulls"), I), col(b, "INTEGER")}));
     }
     return v;
   };

@@ -120,6 +120,8 @@ const char* const kQueries[] = {
 const char* const kFallbackQueries[] = {
     "SELECT NULL AS n, i FROM t INTERSECT SELECT NULL, n FROM digits",
     "SELECT ln(abs(x) + 1), i FROM t WHERE i > 1",
+    // One argument, or more than 8: GREATEST and LEAST stay on the CPU.
+    "SELECT greatest(i), least(b + 1), greatest(i, i, i, i, i, i, i, i, 1) FROM big",
 };
 
 /// Queries whose row order is defined (ORDER BY): compared in order.

@@ -319,6 +319,9 @@ plan::ExprPtr coalesce_as_case(const plan::Expr& coalesce) {
   return plan::make_node(plan::ExprKind::kCase, coalesce.type, std::move(children));
 }
 
+/// GREATEST / LEAST with more arguments stay on the CPU (the CASE grows with the square of their number).
+constexpr size_t kMaxExtremeArguments = 8;
+
 plan::ExprPtr is_null(const plan::ExprPtr& e) { return plan::make_node(plan::ExprKind::kIsNull, TypeId::kBoolean, {e}); }
 
 }  // namespace
@@ -337,16 +340,29 @@ plan::ExprPtr conditional_as_case(const plan::Expr& e) {
     }
     case ScalarFunction::kGreatest:
     case ScalarFunction::kLeast: {
-      const ScalarFunction better =
-          e.function == ScalarFunction::kGreatest ? ScalarFunction::kGreater : ScalarFunction::kLess;
-      plan::ExprPtr acc = e.children[0];
-      for (size_t k = 1; k < e.children.size(); ++k) {
-        const plan::ExprPtr& next = e.children[k];
-        acc = plan::make_node(plan::ExprKind::kCase, e.type,
-                              {is_null(next), acc, is_null(acc), next,
-                               plan::make_function(better, TypeId::kBoolean, {next, acc}), next, acc});
+      // CASE WHEN a IS NOT NULL AND (b IS NULL OR a >= b) AND ... THEN a WHEN b ... ELSE NULL END: the first
+      // argument that is not NULL and not beaten by any other (equal values are equal, so ties do not matter).
+      // Each argument appears O(n) times, so only a few arguments are rewritten.
+      const size_t n = e.children.size();
+      if (n < 2 || n > kMaxExtremeArguments) return nullptr;
+      const ScalarFunction at_least =
+          e.function == ScalarFunction::kGreatest ? ScalarFunction::kGreaterEqual : ScalarFunction::kLessEqual;
+      std::vector<plan::ExprPtr> children;
+      for (size_t i = 0; i < n; ++i) {
+        std::vector<plan::ExprPtr> terms{
+            plan::make_node(plan::ExprKind::kIsNotNull, TypeId::kBoolean, {e.children[i]})};
+        for (size_t j = 0; j < n; ++j) {
+          if (j == i) continue;
+          terms.push_back(plan::make_node(
+              plan::ExprKind::kOr, TypeId::kBoolean,
+              {is_null(e.children[j]),
+               plan::make_function(at_least, TypeId::kBoolean, {e.children[i], e.children[j]})}));
+        }
+        children.push_back(plan::make_node(plan::ExprKind::kAnd, TypeId::kBoolean, std::move(terms)));
+        children.push_back(e.children[i]);
       }
-      return acc;
+      children.push_back(plan::make_constant(Value()));
+      return plan::make_node(plan::ExprKind::kCase, e.type, std::move(children));
     }
     default: return nullptr;
   }

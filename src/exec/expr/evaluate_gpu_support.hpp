@@ -14,8 +14,8 @@ bool can_evaluate_gpu(const plan::Expr& expr);
 /// COALESCE, NULLIF, GREATEST and LEAST as the CASE the GPU evaluates (null for other expressions):
 /// - COALESCE(a, ..., z): CASE WHEN a IS NOT NULL THEN a ... ELSE z END;
 /// - NULLIF(a, b): CASE WHEN a = b THEN NULL ELSE a END;
-/// - GREATEST(a, b, ...): folded pairwise, skipping NULLs as the CPU does: CASE WHEN b IS NULL THEN a WHEN a IS NULL
-///   THEN b WHEN b > a THEN b ELSE a END, then the same with the next argument (LEAST with <).
+/// - GREATEST(a, b, ...) with 2 to 8 arguments, skipping NULLs as the CPU does: CASE WHEN a IS NOT NULL AND (b IS NULL
+///   OR a >= b) AND ... THEN a WHEN b IS NOT NULL AND ... THEN b ... ELSE NULL END (LEAST with <=).
 plan::ExprPtr conditional_as_case(const plan::Expr& e);
 
 }  // namespace kestrel::exec

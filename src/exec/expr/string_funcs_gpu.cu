@@ -66,25 +66,36 @@ __global__ void concat_copy_kernel(ConcatArgs args, const int64_t* offsets, char
   }
 }
 
-__device__ inline bool in_trim_set(const TrimSet& set, char c) {
+__device__ inline bool in_trim_set(const TrimSet& set, uint32_t code_point) {
   for (int k = 0; k < set.count; ++k) {
-    if (set.bytes[k] == c) return true;
+    if (static_cast<uint8_t>(set.bytes[k]) == code_point) return true;
   }
   return false;
 }
 
-/// The trimmed range [*b, *e) of a string. The set is ASCII, so a byte of a multi-byte character never matches.
+/// The trimmed range [*b, *e) of a string, decoding characters exactly as the CPU's trim_chars does (so invalid
+/// UTF-8 trims the same way).
 __device__ inline void trim_range(const DeviceString& s, const TrimSet& set, bool left, bool right, int64_t* b,
                                   int64_t* e) {
-  int64_t begin = 0, end = s.size;
+  size_t begin = 0, end = static_cast<size_t>(s.size);
   if (left) {
-    while (begin < end && in_trim_set(set, s.data[begin])) ++begin;
+    while (begin < end) {
+      size_t next = begin;
+      if (!in_trim_set(set, utf8::decode(s.data, end, next))) break;
+      begin = next;
+    }
   }
   if (right) {
-    while (end > begin && in_trim_set(set, s.data[end - 1])) --end;
+    while (end > begin) {
+      size_t lead = end - 1;
+      while (lead > begin && !utf8::is_lead(static_cast<uint8_t>(s.data[lead]))) --lead;
+      size_t next = lead;
+      if (!in_trim_set(set, utf8::decode(s.data, end, next))) break;
+      end = lead;
+    }
   }
-  *b = begin;
-  *e = end;
+  *b = static_cast<int64_t>(begin);
+  *e = static_cast<int64_t>(end);
 }
 
 __global__ void trim_lengths_kernel(DeviceArg s, TrimSet set, bool left, bool right, int64_t* offsets,
