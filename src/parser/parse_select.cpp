@@ -31,11 +31,105 @@ QueryBodyPtr SqlParser::parse_select() {
   if (match_keyword("where")) select->where = parse_expr();
   if (match_keyword("group")) {
     expect_keyword("by", "after GROUP");
-    select->group_by = parse_expr_list();
+    parse_group_by(*select);
   }
   if (match_keyword("having")) select->having = parse_expr();
   if (at_keyword("window")) fail_at(peek(), "WINDOW clauses are not supported");
   return select;
+}
+
+namespace {
+
+/// Grouping sets past this many stay an error (CUBE of n keys has 2^n sets; each set is an aggregation).
+constexpr size_t kMaxGroupingSets = 4096;
+
+/// Every combination of one set from `a` and one from `b`, concatenated.
+std::vector<std::vector<size_t>> cross(const std::vector<std::vector<size_t>>& a,
+                                       const std::vector<std::vector<size_t>>& b) {
+  std::vector<std::vector<size_t>> out;
+  for (const auto& x : a) {
+    for (const auto& y : b) {
+      out.push_back(x);
+      out.back().insert(out.back().end(), y.begin(), y.end());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void SqlParser::parse_group_by(Select& select) {
+  std::vector<std::vector<size_t>> sets{{}};
+  bool special = false;
+  do {
+    const Token& at = peek();
+    sets = cross(sets, parse_grouping_element(select.group_by, &special));
+    if (sets.size() > kMaxGroupingSets) {
+      fail_at(at, "GROUP BY has more than " + std::to_string(kMaxGroupingSets) + " grouping sets");
+    }
+  } while (match_operator(","));
+  if (special) select.grouping_sets = std::move(sets);
+}
+
+std::vector<std::vector<size_t>> SqlParser::parse_grouping_element(ExprList& group_by, bool* special) {
+  auto expr_list = [&](std::string_view context) {
+    expect_operator("(", context);
+    std::vector<size_t> indices;
+    if (!at_operator(")")) {
+      do {
+        indices.push_back(group_by.size());
+        group_by.push_back(parse_expr());
+      } while (match_operator(","));
+    }
+    expect_operator(")", context);
+    return indices;
+  };
+  if ((at_keyword("rollup") || at_keyword("cube")) && at_operator("(", 1)) {
+    *special = true;
+    const bool rollup = at_keyword("rollup");
+    const Token& keyword = advance();
+    const std::vector<size_t> keys = expr_list(rollup ? "after ROLLUP" : "after CUBE");
+    if (keys.empty()) fail_at(keyword, std::string(rollup ? "ROLLUP" : "CUBE") + " needs at least one expression");
+    std::vector<std::vector<size_t>> sets;
+    if (rollup) {
+      for (size_t n = keys.size() + 1; n-- > 0;) sets.emplace_back(keys.begin(), keys.begin() + n);
+    } else {
+      if (keys.size() > 12) fail_at(keyword, "CUBE of more than 12 expressions");
+      for (size_t mask = (size_t{1} << keys.size()); mask-- > 0;) {
+        std::vector<size_t> set;
+        for (size_t k = 0; k < keys.size(); ++k) {
+          if (mask & (size_t{1} << (keys.size() - 1 - k))) set.push_back(keys[k]);
+        }
+        sets.push_back(std::move(set));
+      }
+    }
+    return sets;
+  }
+  if (at_keyword("grouping") && at_keyword("sets", 1)) {
+    *special = true;
+    advance();
+    advance();
+    expect_operator("(", "after GROUPING SETS");
+    std::vector<std::vector<size_t>> sets;
+    do {
+      if (at_operator("(")) {
+        // A parenthesized list (possibly empty) is one set.
+        sets.push_back(expr_list("in GROUPING SETS"));
+      } else {
+        for (auto& set : parse_grouping_element(group_by, special)) sets.push_back(std::move(set));
+      }
+    } while (match_operator(","));
+    expect_operator(")", "after GROUPING SETS (...");
+    return sets;
+  }
+  if (at_operator("(") && at_operator(")", 1)) {
+    *special = true;
+    advance();
+    advance();
+    return {{}};
+  }
+  group_by.push_back(parse_expr());
+  return {{group_by.size() - 1}};
 }
 
 SelectItem SqlParser::parse_select_item() {

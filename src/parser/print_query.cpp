@@ -110,7 +110,19 @@ void SqlPrinter::print_select(const Select& select) {
     out_ += " WHERE ";
     print(*select.where);
   }
-  if (!select.group_by.empty()) {
+  if (!select.grouping_sets.empty()) {
+    out_ += " GROUP BY GROUPING SETS (";
+    for (size_t s = 0; s < select.grouping_sets.size(); ++s) {
+      if (s > 0) out_ += ", ";
+      out_ += "(";
+      for (size_t k = 0; k < select.grouping_sets[s].size(); ++k) {
+        if (k > 0) out_ += ", ";
+        print(*select.group_by[select.grouping_sets[s][k]]);
+      }
+      out_ += ")";
+    }
+    out_ += ")";
+  } else if (!select.group_by.empty()) {
     out_ += " GROUP BY ";
     print_list(select.group_by);
   }

@@ -113,6 +113,11 @@ class SqlParser {
   bool at_query_continuation() const;
   ast::QueryBodyPtr parse_select();
   ast::SelectItem parse_select_item();
+  /// The elements of GROUP BY into select.group_by, and its grouping sets when an element is ROLLUP, CUBE,
+  /// GROUPING SETS or ().
+  void parse_group_by(ast::Select& select);
+  /// One GROUP BY element (also one element of GROUPING SETS): its grouping sets as indices into group_by.
+  std::vector<std::vector<size_t>> parse_grouping_element(ast::ExprList& group_by, bool* special);
   ast::QueryBodyPtr parse_values();
   std::vector<ast::OrderItem> parse_order_by();
 

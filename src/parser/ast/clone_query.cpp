@@ -23,6 +23,7 @@ QueryBodyPtr clone_select(const Select& from) {
   for (const TableRefPtr& table : from.from) node->from.push_back(clone(*table));
   node->where = clone_or_null(from.where);
   node->group_by = clone_list(from.group_by);
+  node->grouping_sets = from.grouping_sets;
   node->having = clone_or_null(from.having);
   return node;
 }

@@ -44,7 +44,8 @@ struct SelectItem {
   SourcePosition alias_position;
 };
 
-/// `SELECT [ALL | DISTINCT [ON (...)]] items [FROM ...] [WHERE ...] [GROUP BY ...] [HAVING ...]`.
+/// `SELECT [ALL | DISTINCT [ON (...)]] items [FROM ...] [WHERE ...] [GROUP BY ...] [HAVING ...]`; GROUP BY elements
+/// may be ROLLUP (...), CUBE (...), GROUPING SETS (...) and ().
 struct Select final : QueryBody {
   static constexpr QueryBodyKind kKind = QueryBodyKind::kSelect;
   explicit Select(SourcePosition pos) : QueryBody(kKind, pos) {}
@@ -61,6 +62,10 @@ struct Select final : QueryBody {
   /// GROUP BY expressions as written; an integer Literal is an ordinal and a bare name may be a select alias,
   /// both resolved by the binder.
   ExprList group_by;
+  /// GROUP BY ROLLUP / CUBE / GROUPING SETS / (): the grouping sets, each a list of indices into group_by (the
+  /// cross product of the GROUP BY elements, expanded by the parser). Empty for a plain GROUP BY, which groups by
+  /// all of group_by.
+  std::vector<std::vector<size_t>> grouping_sets;
   /// null when absent.
   ExprPtr having;
 };

@@ -51,6 +51,64 @@ const ScopeColumn& column_at(const Scope& scope, size_t index) {
 
 }  // namespace
 
+namespace {
+
+/// GROUP BY with grouping sets: a UNION ALL of one aggregation per set over the shared input (which the plan
+/// builder materializes once). Each branch outputs every key (NULL where its set lacks it), then the synthetic key
+/// agg.grouping_id holding the set's mask (bit k set when key k is absent), then the aggregates: the layout of one
+/// aggregation over all the keys, so the rest of the query binds as for a plain GROUP BY.
+LogicalPtr expand_grouping_sets(const LogicalPtr& input, const AggregateBinding& agg,
+                                const std::vector<std::vector<size_t>>& sets) {
+  const size_t grouping_id = *agg.grouping_id;
+  auto name_of = [](const ExprPtr& g) { return g->kind == ExprKind::kColumnRef ? g->name : std::string(); };
+  LogicalPtr result;
+  for (const auto& set : sets) {
+    auto node = std::make_shared<LogicalAggregate>();
+    for (size_t k : set) {
+      node->groups.push_back(agg.groups[k]);
+      node->output.push_back({name_of(agg.groups[k]), agg.groups[k]->type});
+    }
+    node->aggregates = agg.calls;
+    for (const auto& c : agg.calls) node->output.push_back({c.to_string(), c.result_type});
+    node->children = {input};
+    std::vector<ExprPtr> exprs;
+    std::vector<std::string> names;
+    int32_t mask = 0;
+    for (size_t k = 0; k < agg.groups.size(); ++k) {
+      const ExprPtr& g = agg.groups[k];
+      names.push_back(k == grouping_id ? "#grouping_set" : name_of(g));
+      auto at = std::find(set.begin(), set.end(), k);
+      if (k == grouping_id) {
+        exprs.push_back(nullptr);
+      } else if (at != set.end()) {
+        exprs.push_back(make_column_ref(static_cast<size_t>(at - set.begin()), g->type, names.back()));
+      } else {
+        exprs.push_back(make_constant(Value::null(g->type)));
+        mask |= int32_t{1} << k;
+      }
+    }
+    exprs[grouping_id] = make_constant(Value::integer(mask));
+    for (size_t j = 0; j < agg.calls.size(); ++j) {
+      exprs.push_back(make_column_ref(set.size() + j, agg.calls[j].result_type, agg.calls[j].to_string()));
+      names.push_back(agg.calls[j].to_string());
+    }
+    LogicalPtr branch = make_project(node, exprs, names);
+    if (!result) {
+      result = branch;
+      continue;
+    }
+    auto both = std::make_shared<LogicalSetOp>();
+    both->op = SetOpKind::kUnion;
+    both->all = true;
+    both->output = result->output;
+    both->children = {result, branch};
+    result = both;
+  }
+  return result;
+}
+
+}  // namespace
+
 LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names,
                                Correlation* correlation) {
   ExprBinder eb(*this);
@@ -131,7 +189,8 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     aliased.push_back(item.alias.has_value());
   }
 
-  bool aggregated = !select.group_by.empty() || (select.having != nullptr);
+  const bool grouping_sets = !select.grouping_sets.empty();
+  bool aggregated = !select.group_by.empty() || grouping_sets || (select.having != nullptr);
   for (const auto* e : item_exprs) aggregated |= e != nullptr && ExprBinder::contains_aggregate(*e);
   if (query != nullptr) {
     for (const auto& o : query->order_by) aggregated |= ExprBinder::contains_aggregate(*o.expr);
@@ -141,13 +200,27 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   agg.input_scope = &scope;
   ExprBindContext input_ctx{&scope, "SELECT", nullptr, nullptr, &plan};
   ExprBindContext ctx = input_ctx;
+  // With grouping sets, each GROUP BY expression's group (equal expressions share one).
+  std::vector<size_t> group_of;
+  auto add_group = [&](ExprPtr bound) {
+    std::string key = bound->to_string();
+    if (grouping_sets) {
+      auto it = std::find(agg.group_keys.begin(), agg.group_keys.end(), key);
+      if (it != agg.group_keys.end()) {
+        group_of.push_back(static_cast<size_t>(it - agg.group_keys.begin()));
+        return;
+      }
+    }
+    group_of.push_back(agg.groups.size());
+    agg.groups.push_back(std::move(bound));
+    agg.group_keys.push_back(std::move(key));
+  };
   if (aggregated) {
     for (const auto& g : select.group_by) {
       const ast::Expr* source = g.get();
       if (auto pos = ordinal(*g, item_exprs.size(), "GROUP BY")) {
         if (item_exprs[*pos] == nullptr) {
-          agg.groups.push_back(star_exprs[*pos]);
-          agg.group_keys.push_back(star_exprs[*pos]->to_string());
+          add_group(star_exprs[*pos]);
           continue;
         }
         source = item_exprs[*pos];
@@ -162,9 +235,15 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       if (source == nullptr || ExprBinder::contains_aggregate(*source)) {
         throw BinderError("aggregate functions are not allowed in GROUP BY", g->position, "42803");
       }
-      ExprPtr bound = eb.bind(*source, ExprBindContext{&scope, "GROUP BY", nullptr});
-      agg.groups.push_back(bound);
-      agg.group_keys.push_back(bound->to_string());
+      add_group(eb.bind(*source, ExprBindContext{&scope, "GROUP BY", nullptr}));
+    }
+    if (grouping_sets) {
+      if (correlated) throw NotImplemented("grouping sets in a correlated sub-query", select.position);
+      if (agg.groups.size() > 31) throw NotImplemented("grouping sets over more than 31 keys", select.position);
+      // The synthetic group of the grouping masks (its expression is never evaluated: see expand_grouping_sets).
+      agg.grouping_id = agg.groups.size();
+      agg.groups.push_back(make_constant(Value::integer(0)));
+      agg.group_keys.push_back("#grouping_set");
     }
     for (size_t c : correlated_columns) {
       const ScopeColumn& col = column_at(scope, c);
@@ -243,13 +322,25 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   }
 
   if (aggregated) {
-    auto node = std::make_shared<LogicalAggregate>();
-    node->groups = agg.groups;
-    node->aggregates = agg.calls;
-    for (const auto& g : agg.groups) node->output.push_back({g->kind == ExprKind::kColumnRef ? g->name : "", g->type});
-    for (const auto& c : agg.calls) node->output.push_back({c.to_string(), c.result_type});
-    node->children = {plan};
-    plan = node;
+    if (grouping_sets) {
+      std::vector<std::vector<size_t>> sets;
+      for (const auto& written : select.grouping_sets) {
+        std::vector<size_t> set;
+        for (size_t index : written) {
+          if (std::find(set.begin(), set.end(), group_of[index]) == set.end()) set.push_back(group_of[index]);
+        }
+        sets.push_back(std::move(set));
+      }
+      plan = expand_grouping_sets(plan, agg, sets);
+    } else {
+      auto node = std::make_shared<LogicalAggregate>();
+      node->groups = agg.groups;
+      node->aggregates = agg.calls;
+      for (const auto& g : agg.groups) node->output.push_back({g->kind == ExprKind::kColumnRef ? g->name : "", g->type});
+      for (const auto& c : agg.calls) node->output.push_back({c.to_string(), c.result_type});
+      node->children = {plan};
+      plan = node;
+    }
     if (having) {
       auto filter = std::make_shared<LogicalFilter>();
       filter->predicate = having;

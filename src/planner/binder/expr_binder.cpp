@@ -100,7 +100,9 @@ bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
   bool found = false;
   std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& e) {
     if (found) return;
-    if (e.is<ast::FunctionCall>() && is_aggregate_name(e.as<ast::FunctionCall>().name)) {
+    // GROUPING() reads the grouping set, so it counts as an aggregate: it is bound above the aggregation.
+    if (e.is<ast::FunctionCall>() &&
+        (is_aggregate_name(e.as<ast::FunctionCall>().name) || e.as<ast::FunctionCall>().name == "grouping")) {
       found = true;
       return;
     }
@@ -455,6 +457,7 @@ ExprPtr ExprBinder::bind_case(const ast::Case& c, const ExprBindContext& ctx) {
 
 ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx) {
   if (is_aggregate_name(call.name)) return bind_aggregate(call, ctx);
+  if (call.name == "grouping") return bind_grouping(call, ctx);
   if (call.star || call.distinct) {
     throw BinderError(std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate functions",
                       call.position, "42809");
@@ -538,6 +541,40 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
   agg.calls.push_back(a);
   agg.call_keys.push_back(key);
   return agg.call_ref(agg.calls.size() - 1);
+}
+
+ExprPtr ExprBinder::bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx) {
+  if (ctx.aggregate == nullptr) {
+    throw BinderError(std::string("GROUPING is not allowed in ") + ctx.clause + " (it needs GROUP BY)", call.position, "42803");
+  }
+  if (call.star || call.distinct || call.filter || call.args.empty()) {
+    throw BinderError("GROUPING takes one or more grouping expressions", call.position, "42601");
+  }
+  if (call.args.size() > 31) throw BinderError("GROUPING of more than 31 arguments", call.position, "54023");
+  const AggregateBinding& agg = *ctx.aggregate;
+  const LogicalType integer = TypeId::kInteger;
+  ExprPtr result = make_constant(Value::integer(0));
+  for (const auto& arg : call.args) {
+    ExprPtr bound = bind(*arg, ExprBindContext{agg.input_scope, "GROUPING", nullptr});
+    const std::string key = bound->to_string();
+    std::optional<size_t> group;
+    for (size_t g = 0; g < agg.groups.size() && !group; ++g) {
+      if (g != agg.grouping_id && agg.group_keys[g] == key) group = g;
+    }
+    if (!group) {
+      throw BinderError("arguments to GROUPING must be grouping expressions of the associated query level",
+                        arg->position, "42803");
+    }
+    if (!agg.grouping_id) continue;  // a plain GROUP BY groups by every key: every bit is 0
+    // bit = (mask / 2^group) % 2; result = result * 2 + bit.
+    ExprPtr shifted = make_function(ScalarFunction::kDivide, integer,
+                                    {agg.group_ref(*agg.grouping_id), make_constant(Value::integer(1 << *group))});
+    ExprPtr bit = make_function(ScalarFunction::kModulo, integer, {shifted, make_constant(Value::integer(2))});
+    result = make_function(ScalarFunction::kAdd, integer,
+                           {make_function(ScalarFunction::kMultiply, integer, {result, make_constant(Value::integer(2))}),
+                            bit});
+  }
+  return result;
 }
 
 }  // namespace kestrel::plan

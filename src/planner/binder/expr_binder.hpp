@@ -31,6 +31,9 @@ struct AggregateBinding {
   std::vector<std::string> group_keys;     ///< groups[i]->to_string(), for matching
   std::vector<AggregateCall> calls;
   std::vector<std::string> call_keys;
+  /// With grouping sets: the synthetic group holding each row's grouping mask (bit k set when group k is not in
+  /// the row's grouping set), which GROUPING() reads. Groups before it are the real keys.
+  std::optional<size_t> grouping_id;
   /// Output column of group i is i; of call j is groups.size() + j.
   ExprPtr group_ref(size_t i) const;
   ExprPtr call_ref(size_t j) const;
@@ -45,7 +48,7 @@ class ExprBinder {
   /// Binds and checks the result is BOOLEAN (WHERE, HAVING, ON, CASE WHEN).
   ExprPtr bind_predicate(const ast::Expr& expr, const ExprBindContext& ctx);
 
-  /// True when `expr` contains an aggregate call (not looking into sub-queries).
+  /// True when `expr` contains an aggregate call or GROUPING() (not looking into sub-queries).
   static bool contains_aggregate(const ast::Expr& expr);
   /// True when `name` is an aggregate function.
   static bool is_aggregate_name(const std::string& name);
@@ -63,6 +66,9 @@ class ExprBinder {
   ExprPtr bind_interval(const ast::IntervalLiteral& lit);
   ExprPtr bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// GROUPING(a, b, ...): an INTEGER with one bit per argument (the first is the highest), set when the argument
+  /// is not grouped in the row's grouping set.
+  ExprPtr bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_case(const ast::Case& c, const ExprBindContext& ctx);
   ExprPtr bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx);
   /// A correlated scalar sub-query that aggregates, bound again in domain form and joined back.
