@@ -487,15 +487,32 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
   if (ctx.aggregate == nullptr) {
     throw BinderError("aggregate function " + call.name + " is not allowed in " + ctx.clause, call.position, "42803");
   }
-  if (call.filter) throw NotImplemented("FILTER (WHERE ...) on aggregates is not supported yet", call.position);
   AggregateBinding& agg = *ctx.aggregate;
   ExprBindContext input{agg.input_scope, "an aggregate function argument", nullptr};
+  // FILTER (WHERE p): the aggregate reads CASE WHEN p THEN argument END (count(*) counts CASE WHEN p THEN 1 END),
+  // so rows failing p count as NULL, which every aggregate skips.
+  ExprPtr filter;
+  if (call.filter) {
+    if (contains_aggregate(*call.filter)) {
+      throw BinderError("aggregate functions are not allowed in FILTER", call.filter->position, "42803");
+    }
+    filter = bind_predicate(*call.filter, ExprBindContext{agg.input_scope, "FILTER", nullptr});
+  }
+  auto filtered = [&](ExprPtr argument) {
+    if (!filter) return argument;
+    const LogicalType type = argument->type;
+    return make_node(ExprKind::kCase, type, {filter, std::move(argument), make_constant(Value::null(type))});
+  };
   AggregateCall a;
   a.distinct = call.distinct;
   if (call.star) {
     if (call.name != "count") throw BinderError(call.name + "(*) is not a function", call.position, "42883");
     a.function = AggregateFunction::kCountStar;
     a.result_type = TypeId::kBigInt;
+    if (filter) {
+      a.function = AggregateFunction::kCount;
+      a.argument = filtered(make_constant(Value::integer(1)));
+    }
   } else {
     if (call.args.size() != 1) {
       throw BinderError("aggregate " + call.name + " takes one argument", call.position, "42883");
@@ -534,6 +551,7 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
       }
     }
   }
+  if (!call.star) a.argument = filtered(a.argument);
   std::string key = a.to_string();
   for (size_t j = 0; j < agg.calls.size(); ++j) {
     if (agg.call_keys[j] == key) return agg.call_ref(j);
