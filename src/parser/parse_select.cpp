@@ -43,10 +43,12 @@ namespace {
 /// Grouping sets past this many stay an error (CUBE of n keys has 2^n sets; each set is an aggregation).
 constexpr size_t kMaxGroupingSets = 4096;
 
-/// Every combination of one set from `a` and one from `b`, concatenated.
+/// Every combination of one set from `a` and one from `b`, concatenated (nothing when there would be more than
+/// kMaxGroupingSets).
 std::vector<std::vector<size_t>> cross(const std::vector<std::vector<size_t>>& a,
                                        const std::vector<std::vector<size_t>>& b) {
   std::vector<std::vector<size_t>> out;
+  if (!b.empty() && a.size() > kMaxGroupingSets / b.size()) return out;
   for (const auto& x : a) {
     for (const auto& y : b) {
       out.push_back(x);
@@ -63,8 +65,9 @@ void SqlParser::parse_group_by(Select& select) {
   bool special = false;
   do {
     const Token& at = peek();
-    sets = cross(sets, parse_grouping_element(select.group_by, &special));
-    if (sets.size() > kMaxGroupingSets) {
+    std::vector<std::vector<size_t>> element = parse_grouping_element(select.group_by, &special);
+    sets = element.empty() ? std::move(element) : cross(sets, element);
+    if (sets.empty() || sets.size() > kMaxGroupingSets) {
       fail_at(at, "GROUP BY has more than " + std::to_string(kMaxGroupingSets) + " grouping sets");
     }
   } while (match_operator(","));
@@ -88,19 +91,34 @@ std::vector<std::vector<size_t>> SqlParser::parse_grouping_element(ExprList& gro
     *special = true;
     const bool rollup = at_keyword("rollup");
     const Token& keyword = advance();
-    const std::vector<size_t> keys = expr_list(rollup ? "after ROLLUP" : "after CUBE");
-    if (keys.empty()) fail_at(keyword, std::string(rollup ? "ROLLUP" : "CUBE") + " needs at least one expression");
+    const std::string what = rollup ? "ROLLUP" : "CUBE";
+    // Units: an expression, or a parenthesized list of them that rolls up together.
+    std::vector<std::vector<size_t>> units;
+    expect_operator("(", "after " + what);
+    if (at_operator(")")) fail_at(keyword, what + " needs at least one expression");
+    do {
+      if (at_operator("(")) {
+        units.push_back(expr_list("in " + what));
+      } else {
+        units.push_back({group_by.size()});
+        group_by.push_back(parse_expr());
+      }
+    } while (match_operator(","));
+    expect_operator(")", "after " + what + " (...");
     std::vector<std::vector<size_t>> sets;
+    auto join_units = [&](auto&& chosen) {
+      std::vector<size_t> set;
+      for (size_t u = 0; u < units.size(); ++u) {
+        if (chosen(u)) set.insert(set.end(), units[u].begin(), units[u].end());
+      }
+      sets.push_back(std::move(set));
+    };
     if (rollup) {
-      for (size_t n = keys.size() + 1; n-- > 0;) sets.emplace_back(keys.begin(), keys.begin() + n);
+      for (size_t n = units.size() + 1; n-- > 0;) join_units([&](size_t u) { return u < n; });
     } else {
-      if (keys.size() > 12) fail_at(keyword, "CUBE of more than 12 expressions");
-      for (size_t mask = (size_t{1} << keys.size()); mask-- > 0;) {
-        std::vector<size_t> set;
-        for (size_t k = 0; k < keys.size(); ++k) {
-          if (mask & (size_t{1} << (keys.size() - 1 - k))) set.push_back(keys[k]);
-        }
-        sets.push_back(std::move(set));
+      if (units.size() > 12) fail_at(keyword, "CUBE of more than 12 expressions");
+      for (size_t mask = (size_t{1} << units.size()); mask-- > 0;) {
+        join_units([&](size_t u) { return (mask & (size_t{1} << (units.size() - 1 - u))) != 0; });
       }
     }
     return sets;

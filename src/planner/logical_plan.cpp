@@ -30,6 +30,10 @@ const char* aggregate_function_name(AggregateFunction f) {
     case AggregateFunction::kMin: return "min";
     case AggregateFunction::kMax: return "max";
     case AggregateFunction::kAnyValue: return "any_value";
+    case AggregateFunction::kVarSamp: return "var_samp";
+    case AggregateFunction::kVarPop: return "var_pop";
+    case AggregateFunction::kStddevSamp: return "stddev_samp";
+    case AggregateFunction::kStddevPop: return "stddev_pop";
   }
   return "?";
 }

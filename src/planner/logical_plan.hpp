@@ -89,7 +89,11 @@ struct LogicalProject final : LogicalNode {
   std::string label() const override;
 };
 
-enum class AggregateFunction : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kAnyValue };
+enum class AggregateFunction : uint8_t {
+  kCountStar, kCount, kSum, kAvg, kMin, kMax, kAnyValue,
+  // Of DOUBLE input (the binder casts), DOUBLE results; NULL below 2 (samples) or 1 (populations) values.
+  kVarSamp, kVarPop, kStddevSamp, kStddevPop,
+};
 const char* aggregate_function_name(AggregateFunction f);
 
 /// One aggregate: `function(DISTINCT? argument)`. Result types: count -> BIGINT; sum of integers -> BIGINT (or

@@ -93,17 +93,12 @@ ExprPtr AggregateBinding::call_ref(size_t j) const {
 
 namespace {
 
-/// stddev and variance: sample (n - 1) or population (n), and whether the square root is taken.
-struct Dispersion {
-  bool sample = true;
-  bool root = true;
-};
-
-std::optional<Dispersion> dispersion_of(const std::string& name) {
-  if (name == "stddev" || name == "stddev_samp") return Dispersion{true, true};
-  if (name == "stddev_pop") return Dispersion{false, true};
-  if (name == "variance" || name == "var_samp") return Dispersion{true, false};
-  if (name == "var_pop") return Dispersion{false, false};
+/// The aggregate of stddev / variance names.
+std::optional<AggregateFunction> dispersion_of(const std::string& name) {
+  if (name == "stddev" || name == "stddev_samp") return AggregateFunction::kStddevSamp;
+  if (name == "stddev_pop") return AggregateFunction::kStddevPop;
+  if (name == "variance" || name == "var_samp") return AggregateFunction::kVarSamp;
+  if (name == "var_pop") return AggregateFunction::kVarPop;
   return std::nullopt;
 }
 
@@ -116,41 +111,6 @@ ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
   agg.calls.push_back(std::move(a));
   agg.call_keys.push_back(std::move(key));
   return agg.call_ref(agg.calls.size() - 1);
-}
-
-/// stddev / variance of DOUBLE `x` (`filtered` applies the aggregate's FILTER to an argument).
-template <typename Filtered>
-ExprPtr bind_dispersion(const Dispersion& d, const ExprPtr& x, Filtered&& filtered, AggregateBinding& agg) {
-  // From n = count(x), s1 = sum(x) and s2 = sum(x * x) in DOUBLE: m2 = s2 - s1 * s1 / n is the sum of squared
-  // deviations (clamped at 0 against rounding), the variance m2 / (n - 1) for samples or m2 / n for populations,
-  // NULL below 2 (samples) or 1 (populations) values. One pass over the rows: precise while the mean is not far
-  // larger than the deviation (about 8 significant digits are lost when the mean is 10^4 times the deviation).
-  const LogicalType dbl = TypeId::kDouble;
-  auto call = [&](AggregateFunction f, ExprPtr argument, LogicalType result) {
-    AggregateCall a;
-    a.function = f;
-    a.argument = filtered(std::move(argument));
-    a.result_type = std::move(result);
-    return register_call(agg, std::move(a));
-  };
-  auto fn = [](ScalarFunction f, LogicalType type, std::vector<ExprPtr> args) {
-    return make_function(f, std::move(type), std::move(args));
-  };
-  auto number = [](double v) { return make_constant(Value::double_value(v)); };
-  ExprPtr count = call(AggregateFunction::kCount, x, TypeId::kBigInt);
-  ExprPtr s1 = call(AggregateFunction::kSum, x, dbl);
-  ExprPtr s2 = call(AggregateFunction::kSum, fn(ScalarFunction::kMultiply, dbl, {x, x}), dbl);
-  const int64_t least = d.sample ? 2 : 1;
-  ExprPtr enough = fn(ScalarFunction::kGreaterEqual, TypeId::kBoolean, {count, make_constant(Value::bigint(least))});
-  ExprPtr n = make_cast(count, dbl);
-  ExprPtr m2 = fn(ScalarFunction::kSubtract, dbl,
-                  {s2, fn(ScalarFunction::kDivide, dbl, {fn(ScalarFunction::kMultiply, dbl, {s1, s1}), n})});
-  ExprPtr clamped = make_node(ExprKind::kCase, dbl,
-                              {fn(ScalarFunction::kLess, TypeId::kBoolean, {m2, number(0)}), number(0), m2});
-  ExprPtr divisor = d.sample ? fn(ScalarFunction::kSubtract, dbl, {n, number(1)}) : n;
-  ExprPtr variance = fn(ScalarFunction::kDivide, dbl, {clamped, divisor});
-  ExprPtr value = d.root ? fn(ScalarFunction::kSqrt, dbl, {variance}) : variance;
-  return make_node(ExprKind::kCase, dbl, {enough, value, make_constant(Value::null(dbl))});
 }
 
 }  // namespace
@@ -187,7 +147,9 @@ ExprPtr ExprBinder::bind_predicate(const ast::Expr& expr, const ExprBindContext&
 }
 
 ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
-  if (ctx.aggregate != nullptr && !expr.is<ast::Literal>()) {
+  // (A literal reads a group column only under grouping sets, where a constant key is NULL in the rows of the
+  // sets without it.)
+  if (ctx.aggregate != nullptr && (!expr.is<ast::Literal>() || ctx.aggregate->grouping_id)) {
     AggregateBinding& agg = *ctx.aggregate;
     if (!contains_aggregate(expr)) {
       // Above an aggregation: an expression equal to a GROUP BY expression reads the group column.
@@ -521,6 +483,9 @@ ExprPtr ExprBinder::bind_case(const ast::Case& c, const ExprBindContext& ctx) {
 
 ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx) {
   if (is_aggregate_name(call.name)) return bind_aggregate(call, ctx);
+  if (call.filter) {
+    throw BinderError("FILTER specified, but " + call.name + " is not an aggregate function", call.position, "42809");
+  }
   if (call.name == "grouping") return bind_grouping(call, ctx);
   if (call.star || call.distinct) {
     throw BinderError(std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate functions",
@@ -569,20 +534,6 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
   };
   AggregateCall a;
   a.distinct = call.distinct;
-  if (std::optional<Dispersion> d = dispersion_of(call.name)) {
-    if (call.star || call.args.size() != 1) {
-      throw BinderError("aggregate " + call.name + " takes one argument", call.position, "42883");
-    }
-    if (call.distinct) throw NotImplemented(call.name + "(DISTINCT ...) is not supported", call.position);
-    if (contains_aggregate(*call.args[0])) {
-      throw BinderError("aggregate function calls cannot be nested", call.args[0]->position, "42803");
-    }
-    ExprPtr x = bind(*call.args[0], input);
-    if (x->type.id() != TypeId::kNull && !x->type.is_numeric()) {
-      throw BinderError("no function matches " + call.name + "(" + x->type.to_string() + ")", call.position, "42883");
-    }
-    return bind_dispersion(*d, Binder::cast_to(x, TypeId::kDouble, call.position), filtered, agg);
-  }
   if (call.star) {
     if (call.name != "count") throw BinderError(call.name + "(*) is not a function", call.position, "42883");
     a.function = AggregateFunction::kCountStar;
@@ -603,6 +554,14 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
     if (call.name == "count") {
       a.function = AggregateFunction::kCount;
       a.result_type = TypeId::kBigInt;
+    } else if (std::optional<AggregateFunction> f = dispersion_of(call.name)) {
+      // Computed in DOUBLE from any numeric input.
+      if (t.id() != TypeId::kNull && !t.is_numeric()) {
+        throw BinderError("no function matches " + call.name + "(" + t.to_string() + ")", call.position, "42883");
+      }
+      a.function = *f;
+      a.argument = Binder::cast_to(a.argument, TypeId::kDouble, call.position);
+      a.result_type = TypeId::kDouble;
     } else if (call.name == "min" || call.name == "max" || call.name == "any_value" || call.name == "arbitrary") {
       a.function = call.name == "min"   ? AggregateFunction::kMin
                    : call.name == "max" ? AggregateFunction::kMax

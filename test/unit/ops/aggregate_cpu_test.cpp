@@ -314,3 +314,74 @@ TEST(AggregateCpu, PartialThenFinalEqualsSingle) {
 
 }  // namespace
 }  // namespace kestrel::exec::test
+
+namespace kestrel::exec::test {
+namespace {
+
+/// var_samp, var_pop, stddev_samp, stddev_pop of one group's DOUBLE values, two passes in long double.
+Value reference_dispersion(AggregateFunction f, const std::vector<double>& xs) {
+  const bool sample = f == AggregateFunction::kVarSamp || f == AggregateFunction::kStddevSamp;
+  if (xs.size() < (sample ? 2u : 1u)) return Value::null(TypeId::kDouble);
+  long double mean = 0;
+  for (double x : xs) mean += x;
+  mean /= static_cast<long double>(xs.size());
+  long double m2 = 0;
+  for (double x : xs) m2 += (x - mean) * (x - mean);
+  const long double variance = m2 / static_cast<long double>(sample ? xs.size() - 1 : xs.size());
+  const bool root = f == AggregateFunction::kStddevSamp || f == AggregateFunction::kStddevPop;
+  return Value::double_value(static_cast<double>(root ? std::sqrt(variance) : variance));
+}
+
+TEST(AggregateCpu, DispersionAcrossDriversAndPartialStates) {
+  // Values near 1e9 with a spread of about 10: a one-pass sum of squares would lose every digit.
+  std::vector<LogicalType> types{TypeId::kInteger, TypeId::kDouble};
+  std::mt19937_64 rng(7);
+  std::vector<Row> rows;
+  std::map<int32_t, std::vector<double>> groups;
+  for (int i = 0; i < 3000; ++i) {
+    const int32_t g = static_cast<int32_t>(rng() % 40);
+    if (rng() % 10 == 0) {
+      rows.push_back({Value::integer(g), Value::null(TypeId::kDouble)});
+      continue;
+    }
+    const double x = 1e9 + static_cast<double>(rng() % 2000) / 100.0;
+    rows.push_back({Value::integer(g), Value::double_value(x)});
+    groups[g].push_back(x);
+  }
+  rows.push_back({Value::integer(99), Value::double_value(5)});  // one value: NULL for samples, 0 for populations
+  groups[99].push_back(5);
+  const std::vector<AggregateFunction> functions{AggregateFunction::kVarSamp, AggregateFunction::kVarPop,
+                                                 AggregateFunction::kStddevSamp, AggregateFunction::kStddevPop};
+  std::vector<AggregateSpec> aggs;
+  for (AggregateFunction f : functions) aggs.push_back(spec(f, 1, TypeId::kDouble));
+  auto check = [&](const std::vector<Row>& actual, const std::string& what) {
+    ASSERT_EQ(actual.size(), groups.size()) << what;
+    for (const Row& row : actual) {
+      const std::vector<double>& xs = groups.at(static_cast<int32_t>(row[0].as_int64()));
+      for (size_t k = 0; k < functions.size(); ++k) {
+        const Value want = reference_dispersion(functions[k], xs);
+        ASSERT_EQ(row[1 + k].is_null(), want.is_null()) << what << " group " << row[0].to_string() << " " << k;
+        if (want.is_null()) continue;
+        EXPECT_NEAR(row[1 + k].as_double(), want.as_double(), 1e-6 * std::max(1.0, want.as_double()))
+            << what << " group " << row[0].to_string() << " function " << k;
+      }
+    }
+  };
+  for (int threads : {1, 4}) {
+    check(run_group_by(types, rows, {0}, aggs, threads, 37, false), "single threads=" + std::to_string(threads));
+    auto source = std::make_shared<BatchSource>(make_batches(types, rows, 41, false));
+    auto partial = std::make_shared<HashAggregateSink>(make_schema(types), std::vector<size_t>{0}, aggs,
+                                                       AggregateMode::kPartial);
+    auto final_sink = std::make_shared<HashAggregateSink>(partial->output_schema(), std::vector<size_t>{0}, aggs,
+                                                          AggregateMode::kFinal);
+    auto collector = std::make_shared<BatchCollector>(final_sink->output_schema());
+    std::vector<Pipeline> p(3);
+    p[0] = {source, {}, partial, {}};
+    p[1] = {std::make_shared<HashAggregateSource>(partial, 3), {}, final_sink, {0}};
+    p[2] = {std::make_shared<HashAggregateSource>(final_sink), {}, collector, {1}};
+    check(run_and_collect(std::move(p), collector, threads), "partial/final threads=" + std::to_string(threads));
+  }
+}
+
+}  // namespace
+}  // namespace kestrel::exec::test

@@ -31,4 +31,7 @@ ColumnPtr string_column(const std::string* values, const uint8_t* has, size_t co
 /// Sum and avg accumulators (aggregate_sum.cpp).
 std::unique_ptr<AggregateState> make_sum_state(bool average, const LogicalType& input);
 
+/// var_samp, var_pop, stddev_samp and stddev_pop accumulators of DOUBLE input (aggregate_variance.cpp).
+std::unique_ptr<AggregateState> make_variance_state(plan::AggregateFunction function);
+
 }  // namespace kestrel::exec::aggregate_detail

@@ -188,6 +188,12 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
     case AggregateFunction::kMin:
     case AggregateFunction::kMax:
     case AggregateFunction::kAnyValue: return input;
+    case AggregateFunction::kVarSamp:
+    case AggregateFunction::kVarPop:
+    case AggregateFunction::kStddevSamp:
+    case AggregateFunction::kStddevPop:
+      if (input.id() == TypeId::kDouble) return TypeId::kDouble;
+      break;
   }
   throw NotImplemented(std::string(plan::aggregate_function_name(function)) + " of " + input.to_string());
 }
@@ -199,6 +205,15 @@ std::vector<LogicalType> aggregate_state_types(AggregateFunction function, const
                       : input.is_integral()          ? LogicalType::decimal(38, 0)
                                                      : LogicalType(TypeId::kDouble);
     return {sum, TypeId::kBigInt};
+  }
+  switch (function) {
+    case AggregateFunction::kVarSamp:
+    case AggregateFunction::kVarPop:
+    case AggregateFunction::kStddevSamp:
+    case AggregateFunction::kStddevPop:
+      aggregate_result_type(function, input);
+      return {TypeId::kBigInt, TypeId::kDouble, TypeId::kDouble};  // count, mean, sum of squared deviations
+    default: break;
   }
   return {aggregate_result_type(function, input)};
 }
@@ -213,6 +228,10 @@ std::unique_ptr<AggregateState> make_aggregate_state(AggregateFunction function,
     case AggregateFunction::kMin: return make_pick_state<Pick::kMin>(input);
     case AggregateFunction::kMax: return make_pick_state<Pick::kMax>(input);
     case AggregateFunction::kAnyValue: return make_pick_state<Pick::kAny>(input);
+    case AggregateFunction::kVarSamp:
+    case AggregateFunction::kVarPop:
+    case AggregateFunction::kStddevSamp:
+    case AggregateFunction::kStddevPop: return aggregate_detail::make_variance_state(function);
   }
   throw InternalError("unknown aggregate function");
 }

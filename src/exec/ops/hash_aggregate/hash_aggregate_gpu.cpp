@@ -284,6 +284,8 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
       case AggregateFunction::kMin:
       case AggregateFunction::kMax:
       case AggregateFunction::kAnyValue: reductions.push_back(pick_of(*a.argument, pick_kind(a.function), field(0)));
+        break;
+      default: throw InternalError("GPU aggregation of " + name);
     }
   }
   return reduce_groups(input, group_columns, max_group_rows, try_hash, reductions, stream, mr);
@@ -312,7 +314,8 @@ Batch merge_states(const Batch& states, size_t keys, const std::vector<Aggregate
         break;
       case AggregateFunction::kMin:
       case AggregateFunction::kMax:
-      case AggregateFunction::kAnyValue: reductions.push_back(pick_of(c, pick_kind(a.function), field));
+      case AggregateFunction::kAnyValue: reductions.push_back(pick_of(c, pick_kind(a.function), field)); break;
+      default: throw InternalError(std::string("GPU aggregation of ") + plan::aggregate_function_name(a.function));
     }
     c += width;
   }
@@ -477,6 +480,13 @@ void check_aggregate_gpu_supported(const Schema& input, const std::vector<size_t
   for (const AggregateSpec& a : aggregates) {
     const std::string what = std::string(plan::aggregate_function_name(a.function)) + " of " + a.input_type.to_string();
     aggregate_result_type(a.function, a.input_type);  // NotImplemented for what no side aggregates
+    switch (a.function) {
+      case AggregateFunction::kVarSamp:
+      case AggregateFunction::kVarPop:
+      case AggregateFunction::kStddevSamp:
+      case AggregateFunction::kStddevPop: throw NotImplemented("GPU aggregation: " + what);
+      default: break;
+    }
     if (a.function == AggregateFunction::kCountStar) continue;
     if (!a.argument.has_value()) throw InternalError("aggregate " + what + " without an argument column");
     KESTREL_CHECK_LT(*a.argument, input.size());
