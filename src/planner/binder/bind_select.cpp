@@ -253,12 +253,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     ctx = ExprBindContext{nullptr, "SELECT", &agg};
   }
 
-  if (correlation != nullptr) {
-    correlation->aggregated = aggregated;
-    correlation->count_value = item_exprs.size() == 1 && item_exprs[0] != nullptr &&
-                               item_exprs[0]->is<ast::FunctionCall>() &&
-                               item_exprs[0]->as<ast::FunctionCall>().name == "count";
-  }
+  if (correlation != nullptr) correlation->aggregated = aggregated;
   std::vector<ExprPtr> exprs;
   for (size_t i = 0; i < item_exprs.size(); ++i) {
     if (item_exprs[i] == nullptr) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "planner/binder/binder.hpp"
@@ -146,6 +147,56 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
   return negated ? make_node(ExprKind::kNot, TypeId::kBoolean, {mark}) : mark;
 }
 
+namespace {
+
+/// The value of an aggregating scalar sub-query (bound in domain form, `sub`) for an outer row whose group is
+/// empty: its select expression with count(...) as 0 and every other aggregate as NULL (what the aggregates give
+/// over no rows), its domain columns read from the host's outer columns `outer` (in domain order). Null when the
+/// sub-query is not a plain aggregation over exactly the domain (HAVING, its own GROUP BY): an empty group then
+/// has no row, and NULL is right.
+ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& outer, const LogicalNode& host) {
+  if (sub.kind != NodeKind::kProject || sub.children.size() != 1) return nullptr;
+  const auto& project = static_cast<const LogicalProject&>(sub);
+  if (project.children[0]->kind != NodeKind::kAggregate || project.exprs.size() != outer.size() + 1) return nullptr;
+  const auto& agg = static_cast<const LogicalAggregate&>(*project.children[0]);
+  if (agg.groups.size() != outer.size()) return nullptr;
+  std::map<size_t, size_t> host_column_of_group;
+  for (size_t k = 0; k < outer.size(); ++k) {
+    const Expr& e = *project.exprs[1 + k];
+    if (e.kind != ExprKind::kColumnRef || e.outer_depth != 0 || e.column_index >= agg.groups.size()) return nullptr;
+    host_column_of_group[e.column_index] = outer[k];
+  }
+  bool ok = true;
+  std::function<ExprPtr(const ExprPtr&)> rewrite = [&](const ExprPtr& e) -> ExprPtr {
+    if (e->kind == ExprKind::kSubquery) ok = false;
+    if (e->kind == ExprKind::kColumnRef) {
+      if (e->outer_depth != 0) {
+        ok = false;
+        return e;
+      }
+      if (e->column_index < agg.groups.size()) {
+        auto it = host_column_of_group.find(e->column_index);
+        if (it == host_column_of_group.end()) {
+          ok = false;
+          return e;
+        }
+        return make_column_ref(it->second, host.output[it->second].type, host.output[it->second].name);
+      }
+      const AggregateCall& call = agg.aggregates.at(e->column_index - agg.groups.size());
+      const bool counts = call.function == AggregateFunction::kCount || call.function == AggregateFunction::kCountStar;
+      return make_constant(counts ? Value::bigint(0) : Value::null(call.result_type));
+    }
+    if (e->children.empty()) return e;
+    auto copy = std::make_shared<Expr>(*e);
+    for (auto& child : copy->children) child = rewrite(child);
+    return copy;
+  };
+  ExprPtr value = rewrite(project.exprs[0]);
+  return ok ? value : nullptr;
+}
+
+}  // namespace
+
 ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx,
                                               const Correlation& first) {
   // The outer columns the sub-query reads, as a domain of distinct values computed from the host plan.
@@ -178,10 +229,15 @@ ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprB
                                  {make_column_ref(o, host->output[o].type, host->output[o].name),
                                   make_column_ref(width + sub_column, sub->output[sub_column].type, "")}));
   }
+  const std::vector<size_t> outer(outer_columns.begin(), outer_columns.end());
+  ExprPtr empty = empty_group_value(*sub, outer, *host);
   *ctx.host = Binder::make_subquery_join(host, sub, JoinType::kSingle, make_conjunction(keys), Correlation{}, false);
   ExprPtr value = make_column_ref(width, sub->output[0].type, "#subquery");
-  if (second.count_value) {
-    value = make_function(ScalarFunction::kCoalesce, value->type, {value, make_constant(Value::bigint(0))});
+  if (empty != nullptr) {
+    // An outer row without a group (no match: the joined domain column is NULL) takes the empty group's value.
+    ExprPtr unmatched = make_node(ExprKind::kIsNull, TypeId::kBoolean,
+                                  {make_column_ref(width + 1, sub->output[1].type, "")});
+    value = make_node(ExprKind::kCase, value->type, {unmatched, Binder::cast_to(empty, value->type, std::nullopt), value});
   }
   return value;
 }

@@ -41,10 +41,8 @@ struct Correlation {
   const Scope* outer = nullptr;
   /// The correlated conjuncts over the sub-query's output (outer_depth 0) and the outer columns (outer_depth 1).
   std::vector<ExprPtr> conjuncts;
-  /// Set by the binder: the sub-query aggregates (then its correlation needs the domain form below), and its one
-  /// output is a bare count (which is 0, not NULL, for outer rows without matches).
+  /// Set by the binder: the sub-query aggregates (then its correlation needs the domain form below).
   bool aggregated = false;
-  bool count_value = false;
   /// Domain form, for aggregating sub-queries: `domain` holds the distinct values of the outer columns the
   /// sub-query reads (outer index -> domain column in `domain_index`); it is cross-joined into the sub-query's
   /// FROM, outer references read its columns, and the sub-query groups by them.
