@@ -69,6 +69,8 @@ class PlanBuilder {
   Open build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit, uint64_t offset);
   Open build_join(const plan::LogicalJoin& join);
   Open build_set_op(const plan::LogicalSetOp& op);
+  /// Window functions (CPU only).
+  Open build_window(const plan::LogicalWindow& window);
   /// Ends `open` in `sink`; returns the pipeline's index.
   size_t finish(Open open, std::shared_ptr<Sink> sink);
   /// A sub-plan's rows collected once: the collector, the index of the pipeline filling it, and whether its

@@ -1,5 +1,6 @@
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
 #include "exec/ops/sort/sort.hpp"
+#include "exec/ops/window/window.hpp"
 #include "exec/plan_builder.hpp"
 #if KESTREL_WITH_CUDA
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
@@ -14,6 +15,7 @@ PlanBuilder::Open PlanBuilder::build_breaker(const plan::LogicalPtr& node) {
     case plan::NodeKind::kSort: return build_sort(node->as<plan::LogicalSort>(), std::nullopt, 0);
     case plan::NodeKind::kJoin: return build_join(node->as<plan::LogicalJoin>());
     case plan::NodeKind::kSetOp: return build_set_op(node->as<plan::LogicalSetOp>());
+    case plan::NodeKind::kWindow: return build_window(node->as<plan::LogicalWindow>());
     default: break;
   }
   throw NotImplemented(std::string("the operator for '") + node->label() + "' is not wired yet");
@@ -99,6 +101,43 @@ PlanBuilder::Open PlanBuilder::build_distinct(Open open, const plan::LogicalAggr
   auto sink = std::make_shared<HashAggregateSink>(input_schema, a.group_columns, a.specs);
   size_t index = finish(std::move(open), sink);
   return Open{std::make_shared<HashAggregateSource>(sink), {}, {index}};
+}
+
+PlanBuilder::Open PlanBuilder::build_window(const plan::LogicalWindow& window) {
+  note_cpu(window);
+  const plan::LogicalNode& child = *window.children[0];
+  const size_t width = child.output.size();
+  // The sink reads [child columns..., each call's partition keys, order keys and argument] as columns.
+  std::vector<plan::ExprPtr> columns;
+  for (size_t i = 0; i < width; ++i) columns.push_back(plan::make_column_ref(i, child.output[i].type, ""));
+  auto column_of = [&](const plan::ExprPtr& e) {
+    if (e->kind == plan::ExprKind::kColumnRef && e->outer_depth == 0 && e->column_index < width) return e->column_index;
+    columns.push_back(e);
+    return columns.size() - 1;
+  };
+  std::vector<WindowFunctionSpec> functions;
+  for (const plan::WindowCall& call : window.calls) {
+    WindowFunctionSpec f;
+    f.kind = static_cast<WindowFunctionSpec::Kind>(call.kind);
+    f.frame = static_cast<WindowFunctionSpec::Frame>(call.frame);
+    for (const auto& p : call.partition) f.partition.push_back(column_of(p));
+    for (const auto& k : call.order) f.order.push_back({column_of(k.expr), k.descending, k.nulls_first});
+    if (call.kind == plan::WindowCall::Kind::kAggregate) {
+      f.aggregate.function = call.aggregate.function;
+      f.aggregate.distinct = call.aggregate.distinct;
+      if (call.aggregate.argument) {
+        f.aggregate.argument = column_of(call.aggregate.argument);
+        f.aggregate.input_type = call.aggregate.argument->type;
+      }
+    }
+    functions.push_back(std::move(f));
+  }
+  Open open = input(window.children[0], false);
+  SchemaPtr input_schema = schema_of_exprs(columns);
+  if (columns.size() > width) open.operators.push_back(project(false, columns, input_schema));
+  auto sink = std::make_shared<WindowSink>(input_schema, width, std::move(functions));
+  size_t index = finish(std::move(open), sink);
+  return Open{std::make_shared<SortSource>(sink), {}, {index}};
 }
 
 PlanBuilder::Open PlanBuilder::build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit,

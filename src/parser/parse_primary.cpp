@@ -168,8 +168,55 @@ ExprPtr SqlParser::parse_function_call(std::vector<std::string> names, SourcePos
     node->filter = parse_expr();
     expect_operator(")", "after the FILTER condition");
   }
-  if (at_keyword("over")) fail_at(peek(), "window functions (OVER) are not supported");
+  if (match_keyword("over")) {
+    if (!at_operator("(")) fail_at(peek(), "named windows (OVER name) are not supported");
+    advance();
+    node->over = std::make_shared<WindowSpec>();
+    if (match_keyword("partition")) {
+      expect_keyword("by", "after PARTITION");
+      node->over->partition_by = parse_expr_list();
+    }
+    if (match_keyword("order")) {
+      expect_keyword("by", "after ORDER");
+      node->over->order_by = parse_order_by();
+    }
+    if (at_keyword("rows") || at_keyword("range") || at_keyword("groups")) node->over->frame = parse_window_frame();
+    expect_operator(")", "after the window specification");
+  }
   return node;
+}
+
+WindowFrame SqlParser::parse_window_frame() {
+  const Token& unit = advance();
+  if (unit.is_keyword("groups")) fail_at(unit, "GROUPS window frames are not supported");
+  WindowFrame frame;
+  frame.unit = unit.is_keyword("rows") ? FrameUnit::kRows : FrameUnit::kRange;
+  // Bounds: 0 UNBOUNDED PRECEDING, 1 CURRENT ROW, 2 UNBOUNDED FOLLOWING.
+  auto bound = [&]() -> int {
+    if (match_keyword("unbounded")) {
+      if (match_keyword("preceding")) return 0;
+      if (match_keyword("following")) return 2;
+      fail_expected("PRECEDING or FOLLOWING after UNBOUNDED");
+    }
+    if (match_keyword("current")) {
+      expect_keyword("row", "after CURRENT");
+      return 1;
+    }
+    fail_at(peek(), "window frames with offsets (n PRECEDING or n FOLLOWING) are not supported");
+  };
+  int start = 0, end = 1;
+  if (match_keyword("between")) {
+    start = bound();
+    expect_keyword("and", "between the window frame's bounds");
+    end = bound();
+  } else {
+    start = bound();
+  }
+  if (start != 0) fail_at(unit, "window frames must start at UNBOUNDED PRECEDING (other starts are not supported)");
+  if (end == 0) fail_at(unit, "a window frame cannot end at UNBOUNDED PRECEDING");
+  frame.end = end == 1 ? FrameEnd::kCurrentRow : FrameEnd::kUnboundedFollowing;
+  if (at_keyword("exclude")) fail_at(peek(), "EXCLUDE in window frames is not supported");
+  return frame;
 }
 
 QueryPtr SqlParser::parse_parenthesized_query(std::string_view context) {

@@ -68,6 +68,26 @@ void SqlPrinter::print_call(const FunctionCall& call) {
     print(*call.filter);
     out_ += ')';
   }
+  if (call.over) {
+    out_ += " OVER (";
+    std::string sep;
+    if (!call.over->partition_by.empty()) {
+      out_ += "PARTITION BY ";
+      print_list(call.over->partition_by);
+      sep = " ";
+    }
+    if (!call.over->order_by.empty()) {
+      out_ += sep + "ORDER BY ";
+      print_order_items(call.over->order_by);
+      sep = " ";
+    }
+    if (call.over->frame) {
+      out_ += sep + (call.over->frame->unit == FrameUnit::kRows ? "ROWS" : "RANGE");
+      out_ += call.over->frame->end == FrameEnd::kCurrentRow ? " BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+                                                             : " BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+    }
+    out_ += ')';
+  }
 }
 
 void SqlPrinter::print_case(const Case& node) {

@@ -26,14 +26,7 @@ void SqlPrinter::print(const Query& query) {
   print(*query.body);
   if (!query.order_by.empty()) {
     out_ += " ORDER BY ";
-    for (size_t i = 0; i < query.order_by.size(); ++i) {
-      const OrderItem& item = query.order_by[i];
-      if (i > 0) out_ += ", ";
-      print(*item.expr);
-      if (item.direction == SortDirection::kDescending) out_ += " DESC";
-      if (item.nulls == NullOrder::kNullsFirst) out_ += " NULLS FIRST";
-      if (item.nulls == NullOrder::kNullsLast) out_ += " NULLS LAST";
-    }
+    print_order_items(query.order_by);
   }
   if (query.limit) {
     out_ += " LIMIT ";
@@ -195,6 +188,17 @@ void SqlPrinter::print_join(const JoinRef& join) {
     out_ += " USING (";
     print_names(join.using_columns, ", ");
     out_ += ')';
+  }
+}
+
+void SqlPrinter::print_order_items(const std::vector<OrderItem>& items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const OrderItem& item = items[i];
+    if (i > 0) out_ += ", ";
+    print(*item.expr);
+    if (item.direction == SortDirection::kDescending) out_ += " DESC";
+    if (item.nulls == NullOrder::kNullsFirst) out_ += " NULLS FIRST";
+    if (item.nulls == NullOrder::kNullsLast) out_ += " NULLS LAST";
   }
 }
 

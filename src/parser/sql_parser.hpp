@@ -143,6 +143,8 @@ class SqlParser {
   ast::ExprPtr parse_parenthesized();
   ast::ExprPtr parse_name_or_call();
   ast::ExprPtr parse_function_call(std::vector<std::string> names, SourcePosition start);
+  /// ROWS | RANGE [BETWEEN] UNBOUNDED PRECEDING [AND CURRENT ROW | UNBOUNDED FOLLOWING] after OVER (... .
+  ast::WindowFrame parse_window_frame();
   ast::ExprPtr parse_word_form();
   ast::ExprPtr parse_case();
   ast::ExprPtr parse_cast();

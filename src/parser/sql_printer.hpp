@@ -25,6 +25,8 @@ class SqlPrinter {
   void print_list(const ExprList& list);
   void print_names(const std::vector<std::string>& names, const char* separator);
   void print_call(const FunctionCall& call);
+  /// ORDER BY items (without the keywords).
+  void print_order_items(const std::vector<OrderItem>& items);
   void print_case(const Case& node);
   void print_select(const Select& select);
   void print_set_operand(const QueryBody& body);

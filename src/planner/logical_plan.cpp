@@ -121,6 +121,37 @@ std::string LogicalSetOp::label() const {
   return std::string(names[static_cast<int>(op)]) + (all ? " All" : "");
 }
 
+std::string WindowCall::to_string() const {
+  static const char* const kNames[] = {"row_number()", "rank()", "dense_rank()"};
+  std::string out = kind == Kind::kAggregate ? aggregate.to_string() : kNames[static_cast<int>(kind)];
+  out += " OVER (";
+  std::string sep;
+  if (!partition.empty()) {
+    out += "PARTITION BY";
+    for (size_t i = 0; i < partition.size(); ++i) out += (i ? ", " : " ") + partition[i]->to_string();
+    sep = " ";
+  }
+  if (!order.empty()) {
+    out += sep + "ORDER BY";
+    for (size_t i = 0; i < order.size(); ++i) {
+      out += (i ? ", " : " ") + order[i].expr->to_string() + (order[i].descending ? " DESC" : "") +
+             (order[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    }
+    sep = " ";
+  }
+  if (kind == Kind::kAggregate && frame == Frame::kToCurrentRow) out += sep + "ROWS UNBOUNDED PRECEDING";
+  if (kind == Kind::kAggregate && frame == Frame::kPartition && !order.empty()) {
+    out += sep + "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+  }
+  return out + ")";
+}
+
+std::string LogicalWindow::label() const {
+  std::string out = "Window";
+  for (size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : " ") + calls[i].to_string();
+  return out;
+}
+
 std::string explain_logical(const LogicalNode& root) {
   std::string out;
   explain_into(root, 0, out);
@@ -163,6 +194,13 @@ void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>&
     case NodeKind::kSort:
       for (auto& k : node.as<LogicalSort>().keys) visit(k.expr);
       break;
+    case NodeKind::kWindow:
+      for (auto& call : node.as<LogicalWindow>().calls) {
+        if (call.aggregate.argument) visit(call.aggregate.argument);
+        for (auto& e : call.partition) visit(e);
+        for (auto& k : call.order) visit(k.expr);
+      }
+      break;
     case NodeKind::kLimit:
     case NodeKind::kSetOp: break;
   }
@@ -185,6 +223,7 @@ LogicalPtr copy_node(const LogicalNode& node) {
     case NodeKind::kSort: return std::make_shared<LogicalSort>(node.as<LogicalSort>());
     case NodeKind::kLimit: return std::make_shared<LogicalLimit>(node.as<LogicalLimit>());
     case NodeKind::kSetOp: return std::make_shared<LogicalSetOp>(node.as<LogicalSetOp>());
+    case NodeKind::kWindow: return std::make_shared<LogicalWindow>(node.as<LogicalWindow>());
   }
   return nullptr;
 }

@@ -24,6 +24,7 @@ enum class NodeKind : uint8_t {
   kSort,
   kLimit,      ///< LIMIT/OFFSET; with a Sort child the physical planner may make a top-N
   kSetOp,      ///< UNION [ALL], INTERSECT [ALL], EXCEPT [ALL]
+  kWindow,     ///< window functions: the input columns, then one column per call
 };
 
 struct LogicalNode;
@@ -142,6 +143,29 @@ struct SortKey {
   ExprPtr expr;
   bool descending = false;
   bool nulls_first = false;  ///< PostgreSQL default: NULLs last ascending, first descending
+};
+
+/// One window function call: `kind` (an aggregate: `aggregate`, whose argument is over the window's input) OVER
+/// (PARTITION BY `partition` ORDER BY `order` with `frame`).
+struct WindowCall {
+  enum class Kind : uint8_t { kRowNumber, kRank, kDenseRank, kAggregate };
+  /// The rows an aggregate sees: the whole partition, the partition up to the current row's last peer (RANGE
+  /// UNBOUNDED PRECEDING, the default with ORDER BY), or up to the current row (ROWS UNBOUNDED PRECEDING).
+  enum class Frame : uint8_t { kPartition, kToLastPeer, kToCurrentRow };
+  Kind kind = Kind::kRowNumber;
+  AggregateCall aggregate;
+  std::vector<ExprPtr> partition;
+  std::vector<SortKey> order;
+  Frame frame = Frame::kPartition;
+  LogicalType result_type;
+  std::string to_string() const;
+};
+
+/// Window functions over its child: output = the child's columns, then one column per call.
+struct LogicalWindow final : LogicalNode {
+  LogicalWindow() : LogicalNode(NodeKind::kWindow) {}
+  std::vector<WindowCall> calls;
+  std::string label() const override;
 };
 
 struct LogicalSort final : LogicalNode {

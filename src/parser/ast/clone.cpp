@@ -191,6 +191,14 @@ ExprPtr clone(const Expr& expr) {
       node->distinct = from.distinct;
       node->star = from.star;
       node->filter = clone_or_null(from.filter);
+      if (from.over) {
+        node->over = std::make_shared<WindowSpec>();
+        node->over->partition_by = clone_list(from.over->partition_by);
+        for (const auto& item : from.over->order_by) {
+          node->over->order_by.push_back(OrderItem{clone(*item.expr), item.direction, item.nulls});
+        }
+        node->over->frame = from.over->frame;
+      }
       return node;
     }
     default: return clone_predicate(expr);

@@ -1,6 +1,7 @@
 #pragma once
 /// Calls and call-like special forms: function calls, CASE, CAST and EXTRACT.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,8 @@
 #include "parser/ast/type_name.hpp"
 
 namespace kestrel::ast {
+
+struct WindowSpec;  // query.hpp
 
 /// A function call `name(args)`, also aggregates: `count(*)` (star), `sum(DISTINCT x)`, `count(x) FILTER (WHERE
 /// c)`. COALESCE, NULLIF, GREATEST and LEAST are plain calls. The SQL special forms become calls too:
@@ -30,6 +33,8 @@ struct FunctionCall final : Expr {
   bool star = false;
   /// FILTER (WHERE ...) of an aggregate; null when absent.
   ExprPtr filter;
+  /// OVER (...) of a window function call; null when absent.
+  std::shared_ptr<WindowSpec> over;
 };
 
 /// One WHEN ... THEN ... arm of a CASE.

@@ -127,6 +127,22 @@ struct OrderItem {
   NullOrder nulls = NullOrder::kDefault;
 };
 
+/// A window frame: ROWS or RANGE from UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING (the parser
+/// refuses other bounds).
+enum class FrameUnit : uint8_t { kRows, kRange };
+enum class FrameEnd : uint8_t { kCurrentRow, kUnboundedFollowing };
+struct WindowFrame {
+  FrameUnit unit = FrameUnit::kRange;
+  FrameEnd end = FrameEnd::kCurrentRow;
+};
+
+/// `OVER ([PARTITION BY ...] [ORDER BY ...] [frame])` of a window function call.
+struct WindowSpec {
+  ExprList partition_by;
+  std::vector<OrderItem> order_by;
+  std::optional<WindowFrame> frame;  ///< nullopt: the default frame
+};
+
 /// A complete query.
 struct Query {
   explicit Query(SourcePosition pos) : position(pos) {}

@@ -78,6 +78,10 @@ void visit_children(Expr& expr, Visit&& visit) {
       auto& node = expr.as<FunctionCall>();
       all(node.args);
       one(node.filter);
+      if (node.over) {
+        all(node.over->partition_by);
+        for (auto& item : node.over->order_by) one(item.expr);
+      }
       return;
     }
   }

@@ -107,6 +107,32 @@ LogicalPtr expand_grouping_sets(const LogicalPtr& input, const AggregateBinding&
   return result;
 }
 
+/// The window over `plan` computing `windows`' calls; the placeholder columns in `exprs` and `hidden` then read
+/// the window's result columns.
+LogicalPtr add_window(const LogicalPtr& plan, const WindowBinding& windows, std::vector<ExprPtr>& exprs,
+                      std::vector<ExprPtr>& hidden) {
+  auto node = std::make_shared<LogicalWindow>();
+  node->calls = windows.calls;
+  node->output = plan->output;
+  for (const WindowCall& call : windows.calls) node->output.push_back({call.to_string(), call.result_type});
+  node->children = {plan};
+  const size_t width = plan->output.size();
+  std::function<ExprPtr(const ExprPtr&)> remap = [&](const ExprPtr& e) -> ExprPtr {
+    if (e->kind == ExprKind::kColumnRef && e->outer_depth == 0 && e->column_index >= WindowBinding::kPlaceholder) {
+      auto copy = std::make_shared<Expr>(*e);
+      copy->column_index = width + (e->column_index - WindowBinding::kPlaceholder);
+      return copy;
+    }
+    if (e->children.empty()) return e;
+    auto copy = std::make_shared<Expr>(*e);
+    for (auto& child : copy->children) child = remap(child);
+    return copy;
+  };
+  for (auto& e : exprs) e = remap(e);
+  for (auto& e : hidden) e = remap(e);
+  return node;
+}
+
 }  // namespace
 
 LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names,
@@ -252,6 +278,10 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     }
     ctx = ExprBindContext{nullptr, "SELECT", &agg};
   }
+  // Window functions may appear in the select list and ORDER BY.
+  WindowBinding windows;
+  ctx.window = &windows;
+  input_ctx.window = &windows;
 
   if (correlation != nullptr) correlation->aggregated = aggregated;
   std::vector<ExprPtr> exprs;
@@ -376,6 +406,10 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       };
       conjunct = remap(conjunct);
     }
+  }
+  if (!windows.calls.empty()) {
+    if (correlated) throw NotImplemented("window functions in a correlated sub-query", select.position);
+    plan = add_window(plan, windows, exprs, hidden);
   }
   std::vector<ExprPtr> all = exprs;
   std::vector<std::string> all_names = item_names;

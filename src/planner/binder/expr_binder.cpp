@@ -102,6 +102,46 @@ std::optional<AggregateFunction> dispersion_of(const std::string& name) {
   return std::nullopt;
 }
 
+/// Sets the function, the argument (cast where the function needs it) and the result type of aggregate `name` over
+/// the bound `argument` (not count(*)).
+void resolve_aggregate(const std::string& name, ExprPtr argument, std::optional<SourcePosition> pos, AggregateCall& a) {
+  a.argument = std::move(argument);
+  const LogicalType t = a.argument->type;
+  if (name == "count") {
+    a.function = AggregateFunction::kCount;
+    a.result_type = TypeId::kBigInt;
+  } else if (std::optional<AggregateFunction> f = dispersion_of(name)) {
+    // Computed in DOUBLE from any numeric input.
+    if (t.id() != TypeId::kNull && !t.is_numeric()) {
+      throw BinderError("no function matches " + name + "(" + t.to_string() + ")", pos, "42883");
+    }
+    a.function = *f;
+    a.argument = Binder::cast_to(a.argument, TypeId::kDouble, pos);
+    a.result_type = TypeId::kDouble;
+  } else if (name == "min" || name == "max" || name == "any_value" || name == "arbitrary") {
+    a.function = name == "min"   ? AggregateFunction::kMin
+                 : name == "max" ? AggregateFunction::kMax
+                                 : AggregateFunction::kAnyValue;
+    a.result_type = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
+    if (t.id() == TypeId::kNull) a.argument = Binder::cast_to(a.argument, TypeId::kInteger, pos);
+  } else {
+    a.function = name == "sum" ? AggregateFunction::kSum : AggregateFunction::kAvg;
+    LogicalType in = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
+    if (!in.is_numeric()) throw BinderError("no function matches " + name + "(" + t.to_string() + ")", pos, "42883");
+    if (!(in == t)) a.argument = Binder::cast_to(a.argument, in, pos);
+    if (in.id() == TypeId::kDecimal) {
+      a.result_type = a.function == AggregateFunction::kSum ? LogicalType::decimal(38, in.scale())
+                                                            : LogicalType::decimal(38, std::max(in.scale(), 6));
+    } else if (in.id() == TypeId::kReal || in.id() == TypeId::kDouble || a.function == AggregateFunction::kAvg) {
+      a.result_type = TypeId::kDouble;
+    } else if (in.id() == TypeId::kBigInt) {
+      a.result_type = LogicalType::decimal(38, 0);
+    } else {
+      a.result_type = TypeId::kBigInt;
+    }
+  }
+}
+
 /// The output column of aggregate `a`, registered once per distinct call.
 ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
   std::string key = a.to_string();
@@ -124,8 +164,9 @@ bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
   bool found = false;
   std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& e) {
     if (found) return;
-    // GROUPING() reads the grouping set, so it counts as an aggregate: it is bound above the aggregation.
-    if (e.is<ast::FunctionCall>() &&
+    // GROUPING() reads the grouping set, so it counts as an aggregate: it is bound above the aggregation. A window
+    // call is not an aggregate, but its arguments and window may hold some.
+    if (e.is<ast::FunctionCall>() && !e.as<ast::FunctionCall>().over &&
         (is_aggregate_name(e.as<ast::FunctionCall>().name) || e.as<ast::FunctionCall>().name == "grouping")) {
       found = true;
       return;
@@ -134,6 +175,10 @@ bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
   };
   visit(expr);
   return found;
+}
+
+bool ExprBinder::contains_window(const ast::Expr& expr) {
+  return ast::any_of(expr, [](const ast::Expr& e) { return e.is<ast::FunctionCall>() && e.as<ast::FunctionCall>().over; });
 }
 
 ExprPtr ExprBinder::bind_predicate(const ast::Expr& expr, const ExprBindContext& ctx) {
@@ -151,7 +196,7 @@ ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
   // sets without it.)
   if (ctx.aggregate != nullptr && (!expr.is<ast::Literal>() || ctx.aggregate->grouping_id)) {
     AggregateBinding& agg = *ctx.aggregate;
-    if (!contains_aggregate(expr)) {
+    if (!contains_aggregate(expr) && !contains_window(expr)) {
       // Above an aggregation: an expression equal to a GROUP BY expression reads the group column.
       ExprBindContext input{agg.input_scope, ctx.clause, nullptr};
       ExprPtr bound = bind_node(expr, input);
@@ -482,7 +527,11 @@ ExprPtr ExprBinder::bind_case(const ast::Case& c, const ExprBindContext& ctx) {
 }
 
 ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx) {
+  if (call.over) return bind_window(call, ctx);
   if (is_aggregate_name(call.name)) return bind_aggregate(call, ctx);
+  if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank") {
+    throw BinderError("window function " + call.name + " requires an OVER clause", call.position, "42809");
+  }
   if (call.filter) {
     throw BinderError("FILTER specified, but " + call.name + " is not an aggregate function", call.position, "42809");
   }
@@ -549,49 +598,79 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
     if (contains_aggregate(*call.args[0])) {
       throw BinderError("aggregate function calls cannot be nested", call.args[0]->position, "42803");
     }
-    a.argument = bind(*call.args[0], input);
-    const LogicalType& t = a.argument->type;
-    if (call.name == "count") {
-      a.function = AggregateFunction::kCount;
-      a.result_type = TypeId::kBigInt;
-    } else if (std::optional<AggregateFunction> f = dispersion_of(call.name)) {
-      // Computed in DOUBLE from any numeric input.
-      if (t.id() != TypeId::kNull && !t.is_numeric()) {
-        throw BinderError("no function matches " + call.name + "(" + t.to_string() + ")", call.position, "42883");
-      }
-      a.function = *f;
-      a.argument = Binder::cast_to(a.argument, TypeId::kDouble, call.position);
-      a.result_type = TypeId::kDouble;
-    } else if (call.name == "min" || call.name == "max" || call.name == "any_value" || call.name == "arbitrary") {
-      a.function = call.name == "min"   ? AggregateFunction::kMin
-                   : call.name == "max" ? AggregateFunction::kMax
-                                        : AggregateFunction::kAnyValue;
-      a.result_type = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
-      if (t.id() == TypeId::kNull) a.argument = Binder::cast_to(a.argument, TypeId::kInteger, call.position);
-    } else {
-      a.function = call.name == "sum" ? AggregateFunction::kSum : AggregateFunction::kAvg;
-      LogicalType in = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
-      if (!in.is_numeric()) {
-        throw BinderError("no function matches " + call.name + "(" + t.to_string() + ")", call.position, "42883");
-      }
-      if (!(in == t)) a.argument = Binder::cast_to(a.argument, in, call.position);
-      if (in.id() == TypeId::kDecimal) {
-        a.result_type = a.function == AggregateFunction::kSum
-                            ? LogicalType::decimal(38, in.scale())
-                            : LogicalType::decimal(38, std::max(in.scale(), 6));
-      } else if (in.id() == TypeId::kReal || in.id() == TypeId::kDouble || a.function == AggregateFunction::kAvg) {
-        a.result_type = TypeId::kDouble;
-      } else if (in.id() == TypeId::kBigInt) {
-        a.result_type = LogicalType::decimal(38, 0);
-      } else {
-        a.result_type = TypeId::kBigInt;
-      }
-    }
+    resolve_aggregate(call.name, bind(*call.args[0], input), call.position, a);
   }
   if (!call.star) a.argument = filtered(a.argument);
   return register_call(agg, std::move(a));
 }
 
+
+ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindContext& ctx) {
+  if (ctx.window == nullptr) {
+    throw BinderError(std::string("window functions are not allowed in ") + ctx.clause, call.position, "42P20");
+  }
+  if (call.filter) throw NotImplemented("FILTER on window functions is not supported", call.position);
+  if (call.distinct) throw NotImplemented("DISTINCT in window functions is not supported", call.position);
+  const ast::WindowSpec& spec = *call.over;
+  ExprBindContext inner = ctx;  // the window's input: the FROM scope, or the groups and aggregates
+  inner.window = nullptr;
+  inner.clause = "a window function (they cannot be nested)";
+  WindowCall w;
+  if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank") {
+    if (!call.args.empty() || call.star) {
+      throw BinderError("window function " + call.name + " takes no arguments", call.position, "42883");
+    }
+    w.kind = call.name == "row_number" ? WindowCall::Kind::kRowNumber
+             : call.name == "rank"     ? WindowCall::Kind::kRank
+                                       : WindowCall::Kind::kDenseRank;
+    w.result_type = TypeId::kBigInt;
+  } else if (is_aggregate_name(call.name)) {
+    w.kind = WindowCall::Kind::kAggregate;
+    if (call.star) {
+      if (call.name != "count") throw BinderError(call.name + "(*) is not a function", call.position, "42883");
+      w.aggregate.function = AggregateFunction::kCountStar;
+      w.aggregate.result_type = TypeId::kBigInt;
+    } else {
+      if (call.args.size() != 1) {
+        throw BinderError("aggregate " + call.name + " takes one argument", call.position, "42883");
+      }
+      resolve_aggregate(call.name, bind(*call.args[0], inner), call.position, w.aggregate);
+    }
+    w.result_type = w.aggregate.result_type;
+  } else {
+    throw BinderError("OVER specified, but " + call.name + " is not a window function nor an aggregate function",
+                      call.position, "42809");
+  }
+  for (const auto& p : spec.partition_by) w.partition.push_back(bind(*p, inner));
+  for (const auto& o : spec.order_by) {
+    SortKey key;
+    key.descending = o.direction == ast::SortDirection::kDescending;
+    key.nulls_first = o.nulls == ast::NullOrder::kDefault ? key.descending : o.nulls == ast::NullOrder::kNullsFirst;
+    key.expr = bind(*o.expr, inner);
+    w.order.push_back(std::move(key));
+  }
+  // Frames: from the partition's start to the current row (ROWS), to its last peer (RANGE, the default with ORDER
+  // BY; without ORDER BY every row is a peer), or the whole partition.
+  using Frame = WindowCall::Frame;
+  if (w.kind == WindowCall::Kind::kAggregate && !w.order.empty()) {
+    w.frame = Frame::kToLastPeer;
+    if (spec.frame && spec.frame->end == ast::FrameEnd::kUnboundedFollowing) w.frame = Frame::kPartition;
+    if (spec.frame && spec.frame->end == ast::FrameEnd::kCurrentRow && spec.frame->unit == ast::FrameUnit::kRows) {
+      w.frame = Frame::kToCurrentRow;
+    }
+  } else if (w.kind == WindowCall::Kind::kAggregate && spec.frame && spec.frame->unit == ast::FrameUnit::kRows &&
+             spec.frame->end == ast::FrameEnd::kCurrentRow) {
+    w.frame = Frame::kToCurrentRow;  // running over the partition's rows in no particular order
+  }
+  WindowBinding& win = *ctx.window;
+  const std::string key = w.to_string();
+  for (size_t k = 0; k < win.keys.size(); ++k) {
+    if (win.keys[k] == key) return win.ref(k);
+  }
+  win.calls.push_back(std::move(w));
+  win.keys.push_back(key);
+  return win.ref(win.calls.size() - 1);
+}
 
 ExprPtr ExprBinder::bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx) {
   if (ctx.aggregate == nullptr) {

@@ -22,6 +22,18 @@ struct ExprBindContext {
   LogicalPtr* host = nullptr;
   /// In a sub-query bound in domain form: outer column index -> local column reading the same value.
   const std::map<size_t, size_t>* outer_to_local = nullptr;
+  /// Set where window functions are allowed (a SELECT's list and ORDER BY): where their calls are collected.
+  struct WindowBinding* window = nullptr;
+};
+
+/// The window function calls of one SELECT, collected while its select list and ORDER BY are bound. Call k's
+/// value reads the placeholder column kPlaceholder + k until the binder puts the window over the query's rows
+/// and knows their width.
+struct WindowBinding {
+  static constexpr size_t kPlaceholder = size_t{1} << 30;
+  std::vector<WindowCall> calls;
+  std::vector<std::string> keys;  ///< calls[k].to_string(), for sharing equal calls
+  ExprPtr ref(size_t k) const { return make_column_ref(kPlaceholder + k, calls[k].result_type, "#window"); }
 };
 
 /// The group expressions and aggregate calls of a grouped query, collected while binding above it.
@@ -50,6 +62,8 @@ class ExprBinder {
 
   /// True when `expr` contains an aggregate call or GROUPING() (not looking into sub-queries).
   static bool contains_aggregate(const ast::Expr& expr);
+  /// True when `expr` contains a window function call.
+  static bool contains_window(const ast::Expr& expr);
   /// True when `name` is an aggregate function.
   static bool is_aggregate_name(const std::string& name);
 
@@ -66,6 +80,8 @@ class ExprBinder {
   ExprPtr bind_interval(const ast::IntervalLiteral& lit);
   ExprPtr bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// f(...) OVER (...): a placeholder column of the window (see WindowBinding).
+  ExprPtr bind_window(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// GROUPING(a, b, ...): an INTEGER with one bit per argument (the first is the highest), set when the argument
   /// is not grouped in the row's grouping set.
   ExprPtr bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx);

@@ -54,7 +54,11 @@ TEST(ParserError, SingleStatement) {
 
 TEST(ParserError, Unsupported) {
   EXPECT_EQ(syntax_error("WITH RECURSIVE t AS (SELECT 1) SELECT * FROM t"), "1:6: WITH RECURSIVE is not supported");
-  EXPECT_EQ(syntax_error("SELECT rank() OVER (ORDER BY a) FROM t"), "1:15: window functions (OVER) are not supported");
+  EXPECT_EQ(syntax_error("SELECT rank() OVER w FROM t"), "1:20: named windows (OVER name) are not supported");
+  EXPECT_EQ(syntax_error("SELECT sum(a) OVER (ORDER BY a ROWS 1 PRECEDING) FROM t"),
+            "1:37: window frames with offsets (n PRECEDING or n FOLLOWING) are not supported");
+  EXPECT_EQ(syntax_error("SELECT sum(a) OVER (GROUPS UNBOUNDED PRECEDING) FROM t"),
+            "1:21: GROUPS window frames are not supported");
   EXPECT_EQ(syntax_error("SELECT (1, 2)"), "1:10: row constructors like (a, b) are not supported");
 }
 
