@@ -95,6 +95,21 @@ class ProjectionPruning {
         need(1, right);
         break;
       }
+      case NodeKind::kWindow: {
+        // The passed columns read above, and every column the calls read (all calls are kept).
+        const size_t width = node.children[0]->output.size();
+        Columns child;
+        for (size_t c : req) {
+          if (c < width) child.insert(c);
+        }
+        for (const auto& call : node.as<LogicalWindow>().calls) {
+          add_columns(child, call.aggregate.argument);
+          for (const auto& p : call.partition) add_columns(child, p);
+          for (const auto& k : call.order) add_columns(child, k.expr);
+        }
+        need(0, child);
+        break;
+      }
       case NodeKind::kGet:
       case NodeKind::kValues: break;
       default:
@@ -157,6 +172,7 @@ class ProjectionPruning {
         return m;
       }
       case NodeKind::kAggregate: return apply_aggregate(node.as<LogicalAggregate>(), req);
+      case NodeKind::kWindow: return apply_window(node.as<LogicalWindow>());
       case NodeKind::kJoin: return apply_join(node.as<LogicalJoin>());
       default: {
         // Children were asked for all their columns; keep them in place.
@@ -218,6 +234,28 @@ class ProjectionPruning {
     }
     a.aggregates = aggs;
     a.output = output;
+    return m;
+  }
+
+  Mapping apply_window(LogicalWindow& w) {
+    Mapping cm = child_map(w, 0);
+    for (auto& call : w.calls) {
+      if (call.aggregate.argument) call.aggregate.argument = remap(call.aggregate.argument, cm);
+      for (auto& p : call.partition) p = remap(p, cm);
+      for (auto& k : call.order) k.expr = remap(k.expr, cm);
+    }
+    const size_t old_width = original_width_.at(w.children[0].get());
+    const size_t new_width = w.children[0]->output.size();
+    Mapping m;
+    for (auto [o, n] : cm) {
+      if (o < old_width) m[o] = n;
+    }
+    std::vector<Field> output = w.children[0]->output;
+    for (size_t k = 0; k < w.calls.size(); ++k) {
+      m[old_width + k] = new_width + k;
+      output.push_back(w.output[old_width + k]);
+    }
+    w.output = output;
     return m;
   }
 
