@@ -122,6 +122,12 @@ PlanBuilder::Open PlanBuilder::build_window(const plan::LogicalWindow& window) {
     f.frame = static_cast<WindowFunctionSpec::Frame>(call.frame);
     for (const auto& p : call.partition) f.partition.push_back(column_of(p));
     for (const auto& k : call.order) f.order.push_back({column_of(k.expr), k.descending, k.nulls_first});
+    f.offset = call.offset;
+    if (call.value) {
+      f.value = column_of(call.value);
+      f.value_type = call.value->type;
+    }
+    if (call.fallback) f.fallback = column_of(call.fallback);
     if (call.kind == plan::WindowCall::Kind::kAggregate) {
       f.aggregate.function = call.aggregate.function;
       f.aggregate.distinct = call.aggregate.distinct;

@@ -122,8 +122,19 @@ std::string LogicalSetOp::label() const {
 }
 
 std::string WindowCall::to_string() const {
-  static const char* const kNames[] = {"row_number()", "rank()", "dense_rank()"};
-  std::string out = kind == Kind::kAggregate ? aggregate.to_string() : kNames[static_cast<int>(kind)];
+  static const char* const kNames[] = {"row_number", "rank", "dense_rank", "", "percent_rank", "cume_dist",
+                                       "ntile", "lag", "lead", "first_value", "last_value"};
+  std::string out;
+  if (kind == Kind::kAggregate) {
+    out = aggregate.to_string();
+  } else {
+    out = std::string(kNames[static_cast<int>(kind)]) + "(";
+    if (value) out += value->to_string();
+    if (kind == Kind::kNtile) out += std::to_string(offset);
+    if (kind == Kind::kLag || kind == Kind::kLead) out += ", " + std::to_string(offset);
+    if (fallback) out += ", " + fallback->to_string();
+    out += ")";
+  }
   out += " OVER (";
   std::string sep;
   if (!partition.empty()) {
@@ -139,8 +150,9 @@ std::string WindowCall::to_string() const {
     }
     sep = " ";
   }
-  if (kind == Kind::kAggregate && frame == Frame::kToCurrentRow) out += sep + "ROWS UNBOUNDED PRECEDING";
-  if (kind == Kind::kAggregate && frame == Frame::kPartition && !order.empty()) {
+  const bool framed = kind == Kind::kAggregate || kind == Kind::kLastValue;
+  if (framed && frame == Frame::kToCurrentRow) out += sep + "ROWS UNBOUNDED PRECEDING";
+  if (framed && frame == Frame::kPartition && !order.empty()) {
     out += sep + "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
   }
   return out + ")";
@@ -197,6 +209,8 @@ void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>&
     case NodeKind::kWindow:
       for (auto& call : node.as<LogicalWindow>().calls) {
         if (call.aggregate.argument) visit(call.aggregate.argument);
+        if (call.value) visit(call.value);
+        if (call.fallback) visit(call.fallback);
         for (auto& e : call.partition) visit(e);
         for (auto& k : call.order) visit(k.expr);
       }

@@ -148,12 +148,19 @@ struct SortKey {
 /// One window function call: `kind` (an aggregate: `aggregate`, whose argument is over the window's input) OVER
 /// (PARTITION BY `partition` ORDER BY `order` with `frame`).
 struct WindowCall {
-  enum class Kind : uint8_t { kRowNumber, kRank, kDenseRank, kAggregate };
+  /// (The order matches exec::WindowFunctionSpec::Kind.)
+  enum class Kind : uint8_t {
+    kRowNumber, kRank, kDenseRank, kAggregate, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue,
+    kLastValue,
+  };
   /// The rows an aggregate sees: the whole partition, the partition up to the current row's last peer (RANGE
   /// UNBOUNDED PRECEDING, the default with ORDER BY), or up to the current row (ROWS UNBOUNDED PRECEDING).
   enum class Frame : uint8_t { kPartition, kToLastPeer, kToCurrentRow };
   Kind kind = Kind::kRowNumber;
   AggregateCall aggregate;
+  ExprPtr value;     ///< lag, lead, first_value, last_value: the value read from another row of the partition
+  ExprPtr fallback;  ///< lag, lead: the value where that row is outside the partition (null: NULL)
+  int64_t offset = 1;  ///< lag, lead: rows back or ahead; ntile: the number of buckets
   std::vector<ExprPtr> partition;
   std::vector<SortKey> order;
   Frame frame = Frame::kPartition;

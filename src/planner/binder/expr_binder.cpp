@@ -529,7 +529,9 @@ ExprPtr ExprBinder::bind_case(const ast::Case& c, const ExprBindContext& ctx) {
 ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx) {
   if (call.over) return bind_window(call, ctx);
   if (is_aggregate_name(call.name)) return bind_aggregate(call, ctx);
-  if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank") {
+  if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank" || call.name == "percent_rank" ||
+      call.name == "cume_dist" || call.name == "ntile" || call.name == "lag" || call.name == "lead" ||
+      call.name == "first_value" || call.name == "last_value") {
     throw BinderError("window function " + call.name + " requires an OVER clause", call.position, "42809");
   }
   if (call.filter) {
@@ -605,6 +607,17 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
 }
 
 
+int64_t ExprBinder::constant_count(const ast::Expr& expr, const ExprBindContext& ctx, const std::string& what,
+                                   int64_t least) {
+  ExprPtr bound = bind(expr, ctx);
+  if (bound->kind != ExprKind::kConstant || !bound->type.is_integral() || bound->constant.is_null() ||
+      bound->constant.as_int64() < least) {
+    throw BinderError(what + " must be a constant integer" + (least > 0 ? " greater than 0" : std::string()),
+                      expr.position, "22023");
+  }
+  return bound->constant.as_int64();
+}
+
 ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindContext& ctx) {
   if (ctx.window == nullptr) {
     throw BinderError(std::string("window functions are not allowed in ") + ctx.clause, call.position, "42P20");
@@ -624,6 +637,34 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
              : call.name == "rank"     ? WindowCall::Kind::kRank
                                        : WindowCall::Kind::kDenseRank;
     w.result_type = TypeId::kBigInt;
+  } else if (call.name == "percent_rank" || call.name == "cume_dist") {
+    if (!call.args.empty() || call.star) {
+      throw BinderError("window function " + call.name + " takes no arguments", call.position, "42883");
+    }
+    w.kind = call.name == "percent_rank" ? WindowCall::Kind::kPercentRank : WindowCall::Kind::kCumeDist;
+    w.result_type = TypeId::kDouble;
+  } else if (call.name == "ntile") {
+    if (call.args.size() != 1 || call.star) {
+      throw BinderError("window function ntile takes one argument", call.position, "42883");
+    }
+    w.kind = WindowCall::Kind::kNtile;
+    w.offset = constant_count(*call.args[0], inner, "ntile's number of buckets", 1);
+    w.result_type = TypeId::kBigInt;
+  } else if (call.name == "lag" || call.name == "lead" || call.name == "first_value" || call.name == "last_value") {
+    const bool shifts = call.name == "lag" || call.name == "lead";
+    if (call.star || call.args.empty() || call.args.size() > (shifts ? 3u : 1u)) {
+      throw BinderError("window function " + call.name + " takes " + (shifts ? "one to three arguments" : "one argument"),
+                        call.position, "42883");
+    }
+    w.kind = call.name == "lag"           ? WindowCall::Kind::kLag
+             : call.name == "lead"        ? WindowCall::Kind::kLead
+             : call.name == "first_value" ? WindowCall::Kind::kFirstValue
+                                          : WindowCall::Kind::kLastValue;
+    w.value = bind(*call.args[0], inner);
+    if (w.value->type.id() == TypeId::kNull) w.value = Binder::cast_to(w.value, TypeId::kInteger, call.position);
+    if (call.args.size() > 1) w.offset = constant_count(*call.args[1], inner, call.name + "'s offset", INT64_MIN);
+    if (call.args.size() > 2) w.fallback = Binder::cast_to(bind(*call.args[2], inner), w.value->type, call.position);
+    w.result_type = w.value->type;
   } else if (is_aggregate_name(call.name)) {
     w.kind = WindowCall::Kind::kAggregate;
     if (call.star) {
@@ -652,13 +693,14 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
   // Frames: from the partition's start to the current row (ROWS), to its last peer (RANGE, the default with ORDER
   // BY; without ORDER BY every row is a peer), or the whole partition.
   using Frame = WindowCall::Frame;
-  if (w.kind == WindowCall::Kind::kAggregate && !w.order.empty()) {
+  const bool framed = w.kind == WindowCall::Kind::kAggregate || w.kind == WindowCall::Kind::kLastValue;
+  if (framed && !w.order.empty()) {
     w.frame = Frame::kToLastPeer;
     if (spec.frame && spec.frame->end == ast::FrameEnd::kUnboundedFollowing) w.frame = Frame::kPartition;
     if (spec.frame && spec.frame->end == ast::FrameEnd::kCurrentRow && spec.frame->unit == ast::FrameUnit::kRows) {
       w.frame = Frame::kToCurrentRow;
     }
-  } else if (w.kind == WindowCall::Kind::kAggregate && spec.frame && spec.frame->unit == ast::FrameUnit::kRows &&
+  } else if (framed && spec.frame && spec.frame->unit == ast::FrameUnit::kRows &&
              spec.frame->end == ast::FrameEnd::kCurrentRow) {
     w.frame = Frame::kToCurrentRow;  // running over the partition's rows in no particular order
   }

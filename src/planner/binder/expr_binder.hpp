@@ -82,6 +82,8 @@ class ExprBinder {
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// f(...) OVER (...): a placeholder column of the window (see WindowBinding).
   ExprPtr bind_window(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// The value of a constant integer argument (`what` names it in the error) that is at least `least`.
+  int64_t constant_count(const ast::Expr& expr, const ExprBindContext& ctx, const std::string& what, int64_t least);
   /// GROUPING(a, b, ...): an INTEGER with one bit per argument (the first is the highest), set when the argument
   /// is not grouped in the row's grouping set.
   ExprPtr bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx);

@@ -104,6 +104,8 @@ class ProjectionPruning {
         }
         for (const auto& call : node.as<LogicalWindow>().calls) {
           add_columns(child, call.aggregate.argument);
+          add_columns(child, call.value);
+          add_columns(child, call.fallback);
           for (const auto& p : call.partition) add_columns(child, p);
           for (const auto& k : call.order) add_columns(child, k.expr);
         }
@@ -241,6 +243,8 @@ class ProjectionPruning {
     Mapping cm = child_map(w, 0);
     for (auto& call : w.calls) {
       if (call.aggregate.argument) call.aggregate.argument = remap(call.aggregate.argument, cm);
+      if (call.value) call.value = remap(call.value, cm);
+      if (call.fallback) call.fallback = remap(call.fallback, cm);
       for (auto& p : call.partition) p = remap(p, cm);
       for (auto& k : call.order) k.expr = remap(k.expr, cm);
     }

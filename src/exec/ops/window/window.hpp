@@ -1,5 +1,6 @@
 #pragma once
-/// Window functions on the CPU: row_number, rank, dense_rank and the aggregates (count, sum, avg, min, max, ...)
+/// Window functions on the CPU: row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead,
+/// first_value, last_value and the aggregates (count, sum, avg, min, max, ...)
 /// over PARTITION BY / ORDER BY, with the frames from the partition's start to the current row (ROWS), to the
 /// current row's last peer (RANGE, the default with ORDER BY), or the whole partition.
 ///
@@ -19,12 +20,20 @@ namespace kestrel::exec {
 
 /// One window function over the sink's input columns.
 struct WindowFunctionSpec {
-  enum class Kind : uint8_t { kRowNumber, kRank, kDenseRank, kAggregate };
+  /// (The order matches plan::WindowCall::Kind.)
+  enum class Kind : uint8_t {
+    kRowNumber, kRank, kDenseRank, kAggregate, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue,
+    kLastValue,
+  };
   /// The rows an aggregate sees: the whole partition, the partition up to the current row's last peer (rows equal
   /// in the ORDER BY keys), or up to the current row.
   enum class Frame : uint8_t { kPartition, kToLastPeer, kToCurrentRow };
   Kind kind = Kind::kRowNumber;
   AggregateSpec aggregate;  ///< kAggregate: the function, its argument column and type
+  std::optional<size_t> value;     ///< lag, lead, first_value, last_value: the column read from another row
+  std::optional<size_t> fallback;  ///< lag, lead: the column used outside the partition (none: NULL)
+  LogicalType value_type = TypeId::kBigInt;
+  int64_t offset = 1;              ///< lag, lead: rows back or ahead; ntile: buckets
   std::vector<size_t> partition;
   std::vector<SortKeySpec> order;
   Frame frame = Frame::kPartition;

@@ -1,6 +1,7 @@
 #include "exec/ops/window/window.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 #include "common/check.hpp"
@@ -24,8 +25,16 @@ ColumnPtr int64_column(const std::vector<int64_t>& values) {
 }  // namespace
 
 LogicalType window_result_type(const WindowFunctionSpec& spec) {
-  if (spec.kind != Kind::kAggregate) return TypeId::kBigInt;
-  return aggregate_result_type(spec.aggregate.function, spec.aggregate.input_type);
+  switch (spec.kind) {
+    case Kind::kAggregate: return aggregate_result_type(spec.aggregate.function, spec.aggregate.input_type);
+    case Kind::kPercentRank:
+    case Kind::kCumeDist: return TypeId::kDouble;
+    case Kind::kLag:
+    case Kind::kLead:
+    case Kind::kFirstValue:
+    case Kind::kLastValue: return spec.value_type;
+    default: return TypeId::kBigInt;
+  }
 }
 
 struct WindowSink::Local final : LocalState {
@@ -67,6 +76,95 @@ void WindowSink::finalize(ExecContext&) {
 
 Batch WindowSink::read_rows(size_t first, size_t count) const { return slice_batch(output_, first, count); }
 
+namespace {
+
+/// The ranking, distribution and value functions, from the sorted order and its partition and peer starts.
+ColumnPtr compute_positional(const WindowFunctionSpec& f, const Batch& all, const std::vector<uint32_t>& sorted,
+                             const std::vector<uint8_t>& starts_partition, const std::vector<uint8_t>& starts_peers) {
+  const size_t n = sorted.size();
+  // Per sorted position: its partition's [start, end) and the end of its peer group.
+  std::vector<size_t> partition_start(n), partition_end(n), peers_end(n);
+  for (size_t i = 0; i < n; ++i) partition_start[i] = starts_partition[i] ? i : partition_start[i - 1];
+  for (size_t i = n; i-- > 0;) {
+    const bool last = i + 1 == n || starts_partition[i + 1];
+    partition_end[i] = last ? i + 1 : partition_end[i + 1];
+    peers_end[i] = last || starts_peers[i + 1] ? i + 1 : peers_end[i + 1];
+  }
+  switch (f.kind) {
+    case Kind::kLag:
+    case Kind::kLead:
+    case Kind::kFirstValue:
+    case Kind::kLastValue: {
+      // Each row reads the value of another row of its partition (a fallback row n + r, or NULL, outside it).
+      ColumnPtr source = all.column(*f.value);
+      if (f.fallback) {
+        auto schema = std::make_shared<Schema>(std::vector<Field>{Field{"value", f.value_type, true}});
+        source = concat_batches({Batch(schema, {source}, n, gpu::MemoryKind::kHost, gpu::Stream::host()),
+                                 Batch(schema, {all.column(*f.fallback)}, n, gpu::MemoryKind::kHost,
+                                       gpu::Stream::host())},
+                                schema)
+                     .column(0);
+      }
+      RowIndices rows(n);
+      for (size_t i = 0; i < n; ++i) {
+        int64_t j = static_cast<int64_t>(i);
+        switch (f.kind) {
+          case Kind::kLag: j -= f.offset; break;
+          case Kind::kLead: j += f.offset; break;
+          case Kind::kFirstValue: j = static_cast<int64_t>(partition_start[i]); break;
+          default:
+            j = static_cast<int64_t>(f.frame == Frame::kPartition    ? partition_end[i] - 1
+                                     : f.frame == Frame::kToLastPeer ? peers_end[i] - 1
+                                                                     : i);
+            break;
+        }
+        const bool inside = j >= static_cast<int64_t>(partition_start[i]) && j < static_cast<int64_t>(partition_end[i]);
+        rows[sorted[i]] = inside ? sorted[static_cast<size_t>(j)]
+                          : f.fallback ? static_cast<uint32_t>(n + sorted[i])
+                                       : kNullRow;
+      }
+      return gather_column(*source, rows);
+    }
+    case Kind::kPercentRank:
+    case Kind::kCumeDist: {
+      std::vector<double> values(n);
+      size_t rank = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (starts_peers[i]) rank = i - partition_start[i] + 1;
+        const double size = static_cast<double>(partition_end[i] - partition_start[i]);
+        values[sorted[i]] = f.kind == Kind::kCumeDist
+                                ? static_cast<double>(peers_end[i] - partition_start[i]) / size
+                                : (size > 1 ? static_cast<double>(rank - 1) / (size - 1) : 0.0);
+      }
+      auto column = Column::make_fixed(TypeId::kDouble, n, false, gpu::host_memory_resource(), gpu::Stream::host());
+      if (n > 0) std::memcpy(column->mutable_data<double>(), values.data(), n * sizeof(double));
+      return column;
+    }
+    default: break;
+  }
+  std::vector<int64_t> values(n);
+  int64_t row_number = 0, rank = 0, dense_rank = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (starts_partition[i]) row_number = dense_rank = 0;
+    ++row_number;
+    if (starts_peers[i]) {
+      rank = row_number;
+      ++dense_rank;
+    }
+    int64_t value = f.kind == Kind::kRowNumber ? row_number : f.kind == Kind::kRank ? rank : dense_rank;
+    if (f.kind == Kind::kNtile) {
+      // Buckets of size / buckets rows, the first size % buckets of them one row larger (PostgreSQL's ntile).
+      const int64_t size = static_cast<int64_t>(partition_end[i] - partition_start[i]);
+      const int64_t position = row_number - 1, q = size / f.offset, r = size % f.offset;
+      value = 1 + (position < r * (q + 1) ? position / (q + 1) : r + (position - r * (q + 1)) / q);
+    }
+    values[sorted[i]] = value;
+  }
+  return int64_column(values);
+}
+
+}  // namespace
+
 ColumnPtr WindowSink::compute(const WindowFunctionSpec& f, const Batch& all) const {
   const size_t n = all.num_rows();
   std::vector<ColumnView> partition, order, keys;
@@ -97,20 +195,7 @@ ColumnPtr WindowSink::compute(const WindowFunctionSpec& f, const Batch& all) con
     starts_peers[i] =
         new_partition || !rows_equal(order.data(), sorted[i - 1], order.data(), sorted[i], order.size());
   }
-  if (f.kind != Kind::kAggregate) {
-    std::vector<int64_t> values(n);
-    int64_t row_number = 0, rank = 0, dense_rank = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (starts_partition[i]) row_number = dense_rank = 0;
-      ++row_number;
-      if (starts_peers[i]) {
-        rank = row_number;
-        ++dense_rank;
-      }
-      values[sorted[i]] = f.kind == Kind::kRowNumber ? row_number : f.kind == Kind::kRank ? rank : dense_rank;
-    }
-    return int64_column(values);
-  }
+  if (f.kind != Kind::kAggregate) return compute_positional(f, all, sorted, starts_partition, starts_peers);
   // Aggregates: rows in groups (partitions, peer groups or single rows), one accumulator per group; for the
   // running frames each group's accumulator then takes in the previous group's of the same partition.
   RowIndices group_of(n);
