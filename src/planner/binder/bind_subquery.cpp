@@ -192,7 +192,17 @@ ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& out
     return copy;
   };
   ExprPtr value = rewrite(project.exprs[0]);
-  return ok ? value : nullptr;
+  if (!ok) return nullptr;
+  // A value that is NULL anyway (sum, avg, min, max, and expressions of them) needs no rewrite: the unmatched row's
+  // NULL is right already, and the plan stays as it was.
+  if (referenced_columns(*value).empty()) {
+    try {
+      if (evaluate_constant_expr(*value).is_null()) return nullptr;
+    } catch (const Error&) {
+      // An error (1 / count(*)) is raised for the rows that reach it, as in PostgreSQL.
+    }
+  }
+  return value;
 }
 
 }  // namespace
