@@ -118,8 +118,8 @@ PlanBuilder::Open PlanBuilder::build_window(const plan::LogicalWindow& window) {
   std::vector<WindowFunctionSpec> functions;
   for (const plan::WindowCall& call : window.calls) {
     WindowFunctionSpec f;
-    f.kind = static_cast<WindowFunctionSpec::Kind>(call.kind);
-    f.frame = static_cast<WindowFunctionSpec::Frame>(call.frame);
+    f.kind = call.kind;
+    f.frame = call.frame;
     for (const auto& p : call.partition) f.partition.push_back(column_of(p));
     for (const auto& k : call.order) f.order.push_back({column_of(k.expr), k.descending, k.nulls_first});
     f.offset = call.offset;

@@ -148,7 +148,6 @@ struct SortKey {
 /// One window function call: `kind` (an aggregate: `aggregate`, whose argument is over the window's input) OVER
 /// (PARTITION BY `partition` ORDER BY `order` with `frame`).
 struct WindowCall {
-  /// (The order matches exec::WindowFunctionSpec::Kind.)
   enum class Kind : uint8_t {
     kRowNumber, kRank, kDenseRank, kAggregate, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue,
     kLastValue,

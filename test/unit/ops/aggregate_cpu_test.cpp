@@ -288,6 +288,22 @@ TEST(AggregateCpu, DecimalSumOverflowIsAnError) {
   EXPECT_EQ(sum[0][0], Value::decimal(static_cast<int128_t>(INT64_MAX) * 4, 38, 0));
 }
 
+/// `aggs` over `rows` grouped by column 0 through a partial aggregation (41-row batches) and a final one.
+std::vector<Row> run_partial_final(const std::vector<LogicalType>& types, const std::vector<Row>& rows,
+                                   const std::vector<AggregateSpec>& aggs, bool dictionary, int threads) {
+  auto source = std::make_shared<BatchSource>(make_batches(types, rows, 41, dictionary));
+  auto partial = std::make_shared<HashAggregateSink>(make_schema(types), std::vector<size_t>{0}, aggs,
+                                                     AggregateMode::kPartial);
+  auto final_sink = std::make_shared<HashAggregateSink>(partial->output_schema(), std::vector<size_t>{0}, aggs,
+                                                        AggregateMode::kFinal);
+  auto collector = std::make_shared<BatchCollector>(final_sink->output_schema());
+  std::vector<Pipeline> p(3);
+  p[0] = {source, {}, partial, {}};
+  p[1] = {std::make_shared<HashAggregateSource>(partial, 3), {}, final_sink, {0}};
+  p[2] = {std::make_shared<HashAggregateSource>(final_sink), {}, collector, {1}};
+  return run_and_collect(std::move(p), collector, threads);
+}
+
 TEST(AggregateCpu, PartialThenFinalEqualsSingle) {
   std::vector<LogicalType> types{TypeId::kVarchar, TypeId::kInteger, LogicalType::decimal(15, 2), TypeId::kDouble};
   auto rows = random_rows(types, 500, 21, 0.1);
@@ -298,17 +314,7 @@ TEST(AggregateCpu, PartialThenFinalEqualsSingle) {
                                   spec(AggregateFunction::kMin, 0, TypeId::kVarchar)};
   auto expected = reference_group_by(rows, {0}, aggs);
   for (int threads : {1, 4}) {
-    auto source = std::make_shared<BatchSource>(make_batches(types, rows, 41, true));
-    auto partial = std::make_shared<HashAggregateSink>(make_schema(types), std::vector<size_t>{0}, aggs,
-                                                       AggregateMode::kPartial);
-    auto final_sink = std::make_shared<HashAggregateSink>(partial->output_schema(), std::vector<size_t>{0}, aggs,
-                                                          AggregateMode::kFinal);
-    auto collector = std::make_shared<BatchCollector>(final_sink->output_schema());
-    std::vector<Pipeline> p(3);
-    p[0] = {source, {}, partial, {}};
-    p[1] = {std::make_shared<HashAggregateSource>(partial, 3), {}, final_sink, {0}};
-    p[2] = {std::make_shared<HashAggregateSource>(final_sink), {}, collector, {1}};
-    expect_same_rows(run_and_collect(std::move(p), collector, threads), expected, "partial/final");
+    expect_same_rows(run_partial_final(types, rows, aggs, true, threads), expected, "partial/final");
   }
 }
 
@@ -369,17 +375,7 @@ TEST(AggregateCpu, DispersionAcrossDriversAndPartialStates) {
   };
   for (int threads : {1, 4}) {
     check(run_group_by(types, rows, {0}, aggs, threads, 37, false), "single threads=" + std::to_string(threads));
-    auto source = std::make_shared<BatchSource>(make_batches(types, rows, 41, false));
-    auto partial = std::make_shared<HashAggregateSink>(make_schema(types), std::vector<size_t>{0}, aggs,
-                                                       AggregateMode::kPartial);
-    auto final_sink = std::make_shared<HashAggregateSink>(partial->output_schema(), std::vector<size_t>{0}, aggs,
-                                                          AggregateMode::kFinal);
-    auto collector = std::make_shared<BatchCollector>(final_sink->output_schema());
-    std::vector<Pipeline> p(3);
-    p[0] = {source, {}, partial, {}};
-    p[1] = {std::make_shared<HashAggregateSource>(partial, 3), {}, final_sink, {0}};
-    p[2] = {std::make_shared<HashAggregateSource>(final_sink), {}, collector, {1}};
-    check(run_and_collect(std::move(p), collector, threads), "partial/final threads=" + std::to_string(threads));
+    check(run_partial_final(types, rows, aggs, false, threads), "partial/final threads=" + std::to_string(threads));
   }
 }
 

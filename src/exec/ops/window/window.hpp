@@ -20,14 +20,10 @@ namespace kestrel::exec {
 
 /// One window function over the sink's input columns.
 struct WindowFunctionSpec {
-  /// (The order matches plan::WindowCall::Kind.)
-  enum class Kind : uint8_t {
-    kRowNumber, kRank, kDenseRank, kAggregate, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue,
-    kLastValue,
-  };
-  /// The rows an aggregate sees: the whole partition, the partition up to the current row's last peer (rows equal
-  /// in the ORDER BY keys), or up to the current row.
-  enum class Frame : uint8_t { kPartition, kToLastPeer, kToCurrentRow };
+  using Kind = plan::WindowCall::Kind;
+  /// The rows an aggregate (or last_value) sees: the whole partition, the partition up to the current row's last
+  /// peer (rows equal in the ORDER BY keys), or up to the current row.
+  using Frame = plan::WindowCall::Frame;
   Kind kind = Kind::kRowNumber;
   AggregateSpec aggregate;  ///< kAggregate: the function, its argument column and type
   std::optional<size_t> value;     ///< lag, lead, first_value, last_value: the column read from another row
