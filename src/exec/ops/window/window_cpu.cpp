@@ -1,11 +1,11 @@
 #include "exec/ops/window/window.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 
 #include "common/check.hpp"
 #include "exec/ops/common/column_view.hpp"
+#include "exec/ops/hash_aggregate/aggregate_columns.hpp"
 #include "vector/gather.hpp"
 
 namespace kestrel::exec {
@@ -14,13 +14,6 @@ namespace {
 
 using Kind = WindowFunctionSpec::Kind;
 using Frame = WindowFunctionSpec::Frame;
-
-ColumnPtr int64_column(const std::vector<int64_t>& values) {
-  auto column = Column::make_fixed(TypeId::kBigInt, values.size(), false, gpu::host_memory_resource(),
-                                   gpu::Stream::host());
-  if (!values.empty()) std::memcpy(column->mutable_data<int64_t>(), values.data(), values.size() * sizeof(int64_t));
-  return column;
-}
 
 }  // namespace
 
@@ -136,9 +129,7 @@ ColumnPtr compute_positional(const WindowFunctionSpec& f, const Batch& all, cons
                                 ? static_cast<double>(peers_end[i] - partition_start[i]) / size
                                 : (size > 1 ? static_cast<double>(rank - 1) / (size - 1) : 0.0);
       }
-      auto column = Column::make_fixed(TypeId::kDouble, n, false, gpu::host_memory_resource(), gpu::Stream::host());
-      if (n > 0) std::memcpy(column->mutable_data<double>(), values.data(), n * sizeof(double));
-      return column;
+      return aggregate_detail::fixed_column<double>(TypeId::kDouble, values.data(), nullptr, n);
     }
     default: break;
   }
@@ -160,7 +151,7 @@ ColumnPtr compute_positional(const WindowFunctionSpec& f, const Batch& all, cons
     }
     values[sorted[i]] = value;
   }
-  return int64_column(values);
+  return aggregate_detail::fixed_column<int64_t>(TypeId::kBigInt, values.data(), nullptr, n);
 }
 
 }  // namespace
