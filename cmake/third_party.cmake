@@ -32,3 +32,19 @@ if(NOT CLI11_FOUND)
 endif()
 find_package(nlohmann_json 3 CONFIG REQUIRED)
 find_package(GTest REQUIRED)
+
+# nvCOMP for device decompression: PyPI's nvidia-libnvcomp-cu13 (requirements.txt, installed into .venv by
+# scripts/setup.sh). Only its headers are used at build time; src/gpu/nvcomp.cpp loads the library at run time, so a
+# binary runs (decompressing on the host) where the library is missing.
+file(GLOB KESTREL_NVCOMP_ROOTS ${PROJECT_SOURCE_DIR}/.venv/lib/python3*/site-packages/nvidia/libnvcomp)
+set(KESTREL_NVCOMP_ROOT "")
+foreach(root ${KESTREL_NVCOMP_ROOTS})
+  if(EXISTS ${root}/include/nvcomp/snappy.h)
+    set(KESTREL_NVCOMP_ROOT ${root})
+  endif()
+endforeach()
+if(KESTREL_NVCOMP_ROOT)
+  message(STATUS "nvCOMP headers: ${KESTREL_NVCOMP_ROOT}/include")
+else()
+  message(STATUS "nvCOMP headers not found (run scripts/setup.sh): device decompression disabled")
+endif()

@@ -19,6 +19,8 @@ class ParquetTable final : public Table {
   std::vector<std::pair<std::string, std::string>> unreadable_columns() const override;
 
   const io::ParquetDatasetPtr& dataset() const { return dataset_; }
+  /// The row group of each morsel (morsels index this list).
+  const std::vector<io::RowGroupRef>& row_group_refs() const { return row_groups_; }
 
  private:
   io::ParquetDatasetPtr dataset_;

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "gpu/memory_resource.hpp"
+#include "io/parquet/device/device_reader.hpp"
 
 namespace kestrel::exec {
 
@@ -19,6 +20,10 @@ struct ExecContext {
   gpu::MemoryResource* device_mr = nullptr;
   /// The GPU table cache scans read input columns through (GPU placement only); null: no caching.
   DeviceTableCache* table_cache = nullptr;
+  /// GPU scans of Parquet tables decode on the device (gpu_decode); else on the host, then copy.
+  bool gpu_decode = true;
+  /// What the GPU scans' reads did (EXPLAIN ANALYZE prints it); may be null.
+  io::DeviceScanStats* scan_stats = nullptr;
   /// Drivers per pipeline.
   int threads = 1;
   /// Drivers of pipelines with GPU steps (each its own CUDA stream); 0: `threads`. CPU pipelines of a GPU query

@@ -108,6 +108,9 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   ctx.cancel_requested = &cancel;
   ctx.profile = profile != nullptr;
   ctx.progress = state.progress;
+  io::DeviceScanStats scan_stats;
+  ctx.scan_stats = &scan_stats;
+  ctx.gpu_decode = state.settings.gpu_decode();
   if (state.gpu) prepare_device(state, ctx);
   exec::PlanBuilder builder(ctx);
   auto collector = builder.build_result(plan);
@@ -130,6 +133,7 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
                     " columns (" + std::to_string(c.hits) + " hits, " + std::to_string(c.misses) + " misses)";
       }
       *profile += "\n";
+      if (scan_stats.batches > 0) *profile += scan_stats.describe() + "\n";
     }
   }
   QueryResult result;

@@ -29,7 +29,7 @@ class GpuTableCache : public GpuTest {
   }
 
   Batch read(exec::DeviceTableCache& cache, size_t morsel) {
-    return cache.read(table_, {morsel}, catalog::ScanSpec{{0}, {}}, schema_, stream());
+    return cache.read(table_, {morsel}, catalog::ScanSpec{{0}, {}}, schema_, stream(), exec::GpuScanRead{});
   }
 
   // The device batch holds morsel `morsel`'s values.

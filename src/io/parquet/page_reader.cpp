@@ -22,20 +22,22 @@ size_t plausible_uncompressed_limit(size_t compressed) {
 PageReader::PageReader(ByteSpan chunk, CompressionCodec codec, int32_t raw_codec, bool verify_checksums)
     : chunk_(chunk), codec_(codec), raw_codec_(raw_codec), verify_checksums_(verify_checksums) {}
 
-ByteSpan PageReader::decompress_into(ByteSpan compressed, size_t uncompressed_size, size_t scratch_offset) {
+void PageReader::check_body(size_t compressed, size_t uncompressed) const {
   if (codec_ == CompressionCodec::kUncompressed) {
-    if (compressed.size != uncompressed_size) {
-      fail("uncompressed page of " + std::to_string(compressed.size) + " bytes claims " +
-           std::to_string(uncompressed_size));
+    if (compressed != uncompressed) {
+      fail("uncompressed page of " + std::to_string(compressed) + " bytes claims " + std::to_string(uncompressed));
     }
-    return compressed;
+    return;
   }
   if (raw_codec_ < 0 || raw_codec_ > 7) fail("unknown compression codec " + std::to_string(raw_codec_));
   if (!codec_supported(codec_)) fail(std::string("compression codec ") + codec_name(codec_) + " is not supported");
-  if (uncompressed_size > plausible_uncompressed_limit(compressed.size)) {
-    fail("page claims " + std::to_string(uncompressed_size) + " uncompressed bytes from " +
-         std::to_string(compressed.size));
+  if (uncompressed > plausible_uncompressed_limit(compressed)) {
+    fail("page claims " + std::to_string(uncompressed) + " uncompressed bytes from " + std::to_string(compressed));
   }
+}
+
+ByteSpan PageReader::decompress_into(ByteSpan compressed, size_t uncompressed_size, size_t scratch_offset) {
+  if (codec_ == CompressionCodec::kUncompressed) return compressed;
   size_t needed = scratch_offset + uncompressed_size;
   if (needed > scratch_capacity_) {
     size_t capacity = std::max(needed, scratch_capacity_ * 2);
@@ -49,7 +51,7 @@ ByteSpan PageReader::decompress_into(ByteSpan compressed, size_t uncompressed_si
   return ByteSpan{scratch_.get() + scratch_offset, uncompressed_size};
 }
 
-bool PageReader::next(Page& page) {
+bool PageReader::next_layout(PageLayout& layout) {
   while (pos_ < chunk_.size) {
     ++page_index_;
     size_t header_size = 0;
@@ -64,33 +66,37 @@ bool PageReader::next(Page& page) {
       fail("page of " + std::to_string(compressed_size) + " bytes exceeds the " + std::to_string(chunk_.size - pos_) +
            " bytes left in the column chunk");
     }
-    ByteSpan stored{chunk_.data + pos_, compressed_size};
+    const size_t stored = pos_;
     pos_ += compressed_size;
     if (verify_checksums_ && header.crc) {
-      uint32_t actual = crc32({stored.data, stored.size});
+      uint32_t actual = crc32({chunk_.data + stored, compressed_size});
       if (actual != *header.crc) fail("page checksum mismatch");
     }
-    page = Page{};
+    layout = PageLayout{};
+    layout.body_offset = stored;
+    layout.body_stored_size = compressed_size;
+    layout.body_size = uncompressed_size;
+    layout.body_compressed = codec_ != CompressionCodec::kUncompressed;
     switch (header.type) {
       case PageType::kDictionaryPage: {
         if (!header.dictionary_page_header) fail("dictionary page without its header");
         const DictionaryPageHeader& d = *header.dictionary_page_header;
         if (d.num_values < 0) fail("negative dictionary size");
-        page.type = PageType::kDictionaryPage;
-        page.num_values = d.num_values;
-        page.encoding = d.encoding;
-        page.body = decompress_into(stored, uncompressed_size, 0);
+        layout.type = PageType::kDictionaryPage;
+        layout.num_values = d.num_values;
+        layout.encoding = d.encoding;
+        check_body(compressed_size, uncompressed_size);
         return true;
       }
       case PageType::kDataPage: {
         if (!header.data_page_header) fail("data page without its header");
         const DataPageHeader& d = *header.data_page_header;
         if (d.num_values < 0) fail("negative value count");
-        page.type = PageType::kDataPage;
-        page.num_values = d.num_values;
-        page.encoding = d.encoding;
-        page.definition_level_encoding = d.definition_level_encoding;
-        page.body = decompress_into(stored, uncompressed_size, 0);
+        layout.type = PageType::kDataPage;
+        layout.num_values = d.num_values;
+        layout.encoding = d.encoding;
+        layout.definition_level_encoding = d.definition_level_encoding;
+        check_body(compressed_size, uncompressed_size);
         return true;
       }
       case PageType::kDataPageV2: {
@@ -103,19 +109,21 @@ bool PageReader::next(Page& page) {
         if (levels > compressed_size || levels > uncompressed_size) {
           fail("levels of " + std::to_string(levels) + " bytes exceed the page");
         }
-        page.type = PageType::kDataPageV2;
-        page.v2 = true;
-        page.num_values = d.num_values;
-        page.num_nulls = d.num_nulls;
-        page.encoding = d.encoding;
-        page.definition_levels = ByteSpan{stored.data + d.repetition_levels_byte_length,
-                                          static_cast<size_t>(d.definition_levels_byte_length)};
-        ByteSpan values{stored.data + levels, compressed_size - levels};
+        layout.type = PageType::kDataPageV2;
+        layout.v2 = true;
+        layout.num_values = d.num_values;
+        layout.num_nulls = d.num_nulls;
+        layout.encoding = d.encoding;
+        layout.levels_offset = stored + static_cast<size_t>(d.repetition_levels_byte_length);
+        layout.levels_size = static_cast<size_t>(d.definition_levels_byte_length);
+        layout.body_offset = stored + levels;
+        layout.body_stored_size = compressed_size - levels;
+        layout.body_size = uncompressed_size - levels;
         if (d.is_compressed) {
-          page.body = decompress_into(values, uncompressed_size - levels, 0);
+          check_body(layout.body_stored_size, layout.body_size);
         } else {
-          if (values.size != uncompressed_size - levels) fail("uncompressed page v2 sizes disagree");
-          page.body = values;
+          if (layout.body_stored_size != layout.body_size) fail("uncompressed page v2 sizes disagree");
+          layout.body_compressed = false;
         }
         return true;
       }
@@ -124,6 +132,22 @@ bool PageReader::next(Page& page) {
     }
   }
   return false;
+}
+
+bool PageReader::next(Page& page) {
+  PageLayout layout;
+  if (!next_layout(layout)) return false;
+  page = Page{};
+  page.type = layout.type;
+  page.num_values = layout.num_values;
+  page.encoding = layout.encoding;
+  page.definition_level_encoding = layout.definition_level_encoding;
+  page.v2 = layout.v2;
+  page.num_nulls = layout.num_nulls;
+  page.definition_levels = ByteSpan{chunk_.data + layout.levels_offset, layout.levels_size};
+  ByteSpan stored{chunk_.data + layout.body_offset, layout.body_stored_size};
+  page.body = layout.body_compressed ? decompress_into(stored, layout.body_size, 0) : stored;
+  return true;
 }
 
 }  // namespace kestrel::io::parquet

@@ -24,6 +24,23 @@ struct Page {
   ByteSpan body;               ///< v1: levels and values; v2: values; dictionary: values
 };
 
+/// Where one page lies in its column chunk and what its header says, checked against the chunk, before any
+/// decompression: what a reader needs to decompress and decode the page elsewhere (the GPU scan).
+struct PageLayout {
+  PageType type = PageType::kDataPage;
+  int32_t num_values = 0;
+  Encoding encoding = Encoding::kPlain;
+  bool v2 = false;
+  Encoding definition_level_encoding = Encoding::kRle;  ///< v1
+  int32_t num_nulls = 0;                                ///< v2
+  size_t levels_offset = 0;  ///< v2: the definition levels (never compressed) at this offset of the chunk
+  size_t levels_size = 0;
+  size_t body_offset = 0;       ///< the stored body (v1: levels and values; v2: values) at this offset of the chunk
+  size_t body_stored_size = 0;  ///< its bytes as stored
+  size_t body_size = 0;         ///< its bytes once decompressed
+  bool body_compressed = false;  ///< false: stored as it is (no codec, or a v2 page marked uncompressed)
+};
+
 /// Reads pages from the bytes of a column chunk.
 class PageReader {
  public:
@@ -34,12 +51,17 @@ class PageReader {
 
   /// Loads the next page; false at the end of the chunk. Index pages and pages of unknown types are skipped.
   bool next(Page& page);
+  /// Moves to the next page like `next` but only decodes and checks its header (sizes, codec, CRC when asked).
+  bool next_layout(PageLayout& layout);
   /// 0-based index of the page last returned (counting every page, the dictionary page included).
   int page_index() const { return page_index_; }
   /// Bytes of the chunk consumed so far.
   size_t position() const { return pos_; }
 
  private:
+  /// Checks a body of `compressed` stored bytes that decompresses to `uncompressed` bytes (the codec is known and
+  /// supported, the sizes plausible).
+  void check_body(size_t compressed, size_t uncompressed) const;
   ByteSpan decompress_into(ByteSpan compressed, size_t uncompressed_size, size_t scratch_offset);
 
   ByteSpan chunk_;

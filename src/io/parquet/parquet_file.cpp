@@ -324,7 +324,7 @@ std::vector<size_t> ParquetFile::prune_row_groups(const std::vector<ColumnPredic
   return kept;
 }
 
-ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options) const {
+ParquetFile::ChunkRange ParquetFile::chunk_range(size_t row_group, size_t column) const {
   if (column >= schema_->size()) {
     throw InvalidInput(prefix() + "column " + std::to_string(column) + " beyond the schema's " +
                        std::to_string(schema_->size()));
@@ -350,17 +350,27 @@ ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const 
     throw InvalidInput(where + "chunk of " + std::to_string(length) + " bytes at offset " + std::to_string(start) +
                        " lies outside the data of the file");
   }
+  return ChunkRange{static_cast<uint64_t>(start), static_cast<uint64_t>(length), &meta};
+}
+
+void ParquetFile::read_bytes(uint64_t offset, size_t length, uint8_t* out) const { file_->read(offset, length, out); }
+
+ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options) const {
+  const ChunkRange range = chunk_range(row_group, column);
+  const ColumnDescriptor& d = descriptor(column);
+  std::string where = prefix() + "column '" + d.name + "' of row group " + std::to_string(row_group) + ": ";
+  const size_t length = static_cast<size_t>(range.length);
   std::unique_ptr<uint8_t[]> bytes;
   try {
-    bytes.reset(new uint8_t[static_cast<size_t>(length)]);
+    bytes.reset(new uint8_t[length]);
   } catch (const std::bad_alloc&) {
     throw ResourceExhausted(where + "cannot allocate " + std::to_string(length) + " bytes");
   }
-  file_->read(static_cast<uint64_t>(start), static_cast<size_t>(length), bytes.get());
+  file_->read(range.offset, length, bytes.get());
   parquet::ChunkDecodeOptions decode{options.verify_checksums, options.keep_dictionaries};
   parquet::ChunkLocation location{&path_, row_group};
   gpu::MemoryResource& mr = options.memory ? *options.memory : gpu::host_memory_resource();
-  return parquet::decode_column_chunk(parquet::ByteSpan{bytes.get(), static_cast<size_t>(length)}, d, meta,
+  return parquet::decode_column_chunk(parquet::ByteSpan{bytes.get(), length}, d, *range.meta,
                                       static_cast<size_t>(row_group_num_rows(row_group)), decode, location, mr);
 }
 

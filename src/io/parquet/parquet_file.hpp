@@ -91,6 +91,17 @@ class ParquetFile {
   /// group's statistics, then by its pages' statistics where the page index is present.
   std::vector<size_t> prune_row_groups(const std::vector<ColumnPredicate>& predicates) const;
 
+  /// Where the bytes of one column chunk lie in the file (from its first page to its end), checked against the file
+  /// as read_column_chunk checks them (same errors).
+  struct ChunkRange {
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    const parquet::ColumnMetaData* meta = nullptr;
+  };
+  ChunkRange chunk_range(size_t row_group, size_t column) const;
+  /// Reads `length` bytes at `offset` of the file into `out` (IoError on failure); thread-safe.
+  void read_bytes(uint64_t offset, size_t length, uint8_t* out) const;
+
   /// Decodes one column chunk into a host column (one decoding task).
   ColumnPtr read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options = {}) const;
   /// Decodes the selected columns of one row group into a host batch, chunks in parallel when

@@ -6,7 +6,8 @@
 namespace kestrel::exec {
 
 Batch DeviceTableCache::read(const catalog::TablePtr& table, const std::vector<size_t>& morsels,
-                             const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream) {
+                             const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
+                             const GpuScanRead& how) {
   std::vector<ColumnPtr> columns(spec.columns.size());
   catalog::ScanSpec missing;
   std::vector<size_t> missing_slots;
@@ -32,7 +33,7 @@ Batch DeviceTableCache::read(const catalog::TablePtr& table, const std::vector<s
   }
   if (!missing.columns.empty() || !have_rows) {
     // Read outside the lock: decoding row groups takes a while and other drivers read other morsels meanwhile.
-    Batch device = read_morsels_to_device(*table, morsels, missing, nullptr, stream, mr_);
+    Batch device = read_morsels_to_device(*table, morsels, missing, nullptr, stream, mr_, how);
     rows = device.num_rows();
     if (!missing.columns.empty()) {
       // Other queries' streams read cached columns without ordering against this one.

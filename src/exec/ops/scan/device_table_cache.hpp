@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "catalog/table.hpp"
+#include "exec/ops/scan/table_scan_gpu.hpp"
 #include "gpu/memory_resource.hpp"
 #include "gpu/stream.hpp"
 #include "vector/batch.hpp"
@@ -28,7 +29,7 @@ class DeviceTableCache {
   /// cached columns as they are, the others read from the table, copied to the device, concatenated and cached.
   /// Thread-safe.
   Batch read(const catalog::TablePtr& table, const std::vector<size_t>& morsels, const catalog::ScanSpec& spec,
-             const SchemaPtr& schema, gpu::Stream stream);
+             const SchemaPtr& schema, gpu::Stream stream, const GpuScanRead& how);
 
   /// Starts a query. The caller has waited for all device work (gpu::synchronize_device): columns evicted during
   /// the previous query are released now.

@@ -5,6 +5,7 @@
 #include <future>
 #include <unordered_map>
 
+#include "catalog/parquet_table.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/scan/device_table_cache.hpp"
 #include "gpu/stream_pool.hpp"
@@ -14,7 +15,14 @@ namespace kestrel::exec {
 
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
-                             gpu::MemoryResource& mr) {
+                             gpu::MemoryResource& mr, const GpuScanRead& read) {
+  if (read.device_decode && table.kind() == catalog::TableKind::kParquet) {
+    const auto& parquet = static_cast<const catalog::ParquetTable&>(table);
+    std::vector<io::RowGroupRef> refs;
+    for (size_t m : morsels) refs.push_back(parquet.row_group_refs().at(m));
+    SchemaPtr read_schema = schema ? schema : parquet.dataset()->project_schema(spec.columns);
+    return io::read_parquet_to_device(*parquet.dataset(), refs, spec.columns, read_schema, stream, mr, read.stats);
+  }
   std::vector<Batch> hosts(morsels.size());
   std::atomic<size_t> next{0};
   auto decode = [&] {
@@ -85,11 +93,12 @@ void TableScanGpu::prepare(ExecContext& ctx) {
 
 void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) {
   gpu::Stream stream = gpu::driver_stream();
+  const GpuScanRead read{ctx.gpu_decode, ctx.scan_stats};
   if (ctx.table_cache != nullptr && table_->kind() != catalog::TableKind::kMemory) {
-    out.push_back(ctx.table_cache->read(table_, groups_[morsel], spec_, schema_, stream));
+    out.push_back(ctx.table_cache->read(table_, groups_[morsel], spec_, schema_, stream, read));
     return;
   }
-  out.push_back(read_morsels_to_device(*table_, groups_[morsel], spec_, schema_, stream, *ctx.device_mr));
+  out.push_back(read_morsels_to_device(*table_, groups_[morsel], spec_, schema_, stream, *ctx.device_mr, read));
 }
 
 }  // namespace kestrel::exec

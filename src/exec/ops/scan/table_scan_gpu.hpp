@@ -20,12 +20,19 @@ inline constexpr size_t kGpuScanMaxRows = size_t{1} << 25;
 /// pipelines have few drivers).
 inline constexpr size_t kGpuScanDecodeThreads = 4;
 
-/// The morsels `morsels` of `table` (columns `spec.columns`) read on the host (up to kGpuScanDecodeThreads at a
-/// time), copied into `mr` on `stream` and concatenated into one device batch (named by `schema`, or by the
-/// table's read schema when null).
+/// How a GPU scan reads Parquet tables: decoded on the device (io/parquet/device/device_reader.hpp) or on the host.
+struct GpuScanRead {
+  bool device_decode = true;
+  io::DeviceScanStats* stats = nullptr;
+};
+
+/// The morsels `morsels` of `table` (columns `spec.columns`) as one device batch in `mr` ordered on `stream`
+/// (named by `schema`, or by the table's read schema when null). Parquet tables are read straight to the device
+/// and decoded there when `read.device_decode`; other tables (and Parquet otherwise) are read on the host (up to
+/// kGpuScanDecodeThreads morsels at a time), copied and concatenated.
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
-                             gpu::MemoryResource& mr);
+                             gpu::MemoryResource& mr, const GpuScanRead& read);
 
 class TableScanGpu final : public Source {
  public:

@@ -1,0 +1,811 @@
+#include "io/parquet/device/device_reader.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include "common/error.hpp"
+#include "io/parquet/column_chunk_reader.hpp"
+#include "io/parquet/page_reader.hpp"
+#include "io/parquet/parallel_decode.hpp"
+#include "vector/gather.hpp"
+#include "vector/transfer.hpp"
+
+#if KESTREL_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/nvcomp.hpp"
+#include "gpu/pinned_pool.hpp"
+#include "io/parquet/device/device_decode.hpp"
+#endif
+
+namespace kestrel::io {
+
+namespace {
+
+std::string gib(uint64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return buffer;
+}
+
+}  // namespace
+
+std::string DeviceScanStats::describe() const {
+  const double read_s = static_cast<double>(read_ns.load()) / 1e9;
+  const double decode_s = static_cast<double>(decode_ns.load()) / 1e9;
+  std::string s = "GPU Parquet scan: " + std::to_string(batches.load()) + " batches, " + gib(bytes_read.load()) +
+                  " read in " + std::to_string(reads.load()) + " reads (pinned staging; GPUDirect Storage not used)";
+  if (read_s > 0) s += " " + std::to_string(static_cast<int>(static_cast<double>(bytes_read.load()) / read_s / 1e6)) + " MB/s per batch";
+  s += ", " + gib(h2d_bytes.load()) + " to the device, " + std::to_string(pages.load()) + " pages (" +
+       std::to_string(pages_device_decompressed.load()) + " decompressed on the device, " +
+       std::to_string(pages_host_decompressed.load()) + " on the host), " + std::to_string(chunks_host_decoded.load()) +
+       " column chunks decoded on the host";
+  if (decode_s > 0) s += ", device decode " + std::to_string(static_cast<int>(decode_s * 1000)) + " ms summed";
+  return s;
+}
+
+#if !KESTREL_WITH_CUDA
+
+bool device_parquet_supported(std::string* why) {
+  if (why != nullptr) *why = "this build of Kestrel has no GPU support";
+  return false;
+}
+
+Batch read_parquet_to_device(const ParquetDataset&, const std::vector<RowGroupRef>&, const std::vector<size_t>&,
+                             const SchemaPtr&, gpu::Stream, gpu::MemoryResource&, DeviceScanStats*) {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
+
+#else
+
+using parquet::device::DeviceChunk;
+using parquet::device::DeviceColumnType;
+using parquet::device::DevicePage;
+using parquet::Encoding;
+using parquet::PageLayout;
+using parquet::PageType;
+using parquet::PhysicalType;
+namespace dev = parquet::device;
+
+bool device_parquet_supported(std::string*) { return true; }
+
+namespace {
+
+constexpr uint64_t kCoalesceGap = uint64_t{1} << 20;  ///< reads span gaps up to this between wanted chunks
+constexpr size_t kReadPiece = size_t{8} << 20;        ///< one I/O task reads at most this much
+constexpr size_t kIoThreads = 4;                      ///< per batch (each GPU driver reads its own batches)
+constexpr size_t kAlign = 16;
+
+size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+/// One column chunk of the batch and the pages to decode from it.
+struct ChunkJob {
+  size_t column = 0;  ///< output column
+  size_t ref = 0;     ///< row group among the batch's
+  const ParquetFile* file = nullptr;
+  size_t file_index = 0;
+  size_t row_group = 0;
+  size_t file_column = 0;
+  const parquet::ColumnDescriptor* desc = nullptr;
+  const parquet::ColumnMetaData* meta = nullptr;
+  uint64_t offset = 0;  ///< in the file
+  uint64_t length = 0;
+  uint64_t staged = 0;  ///< in the staging buffer
+  uint64_t first_row = 0;
+  size_t rows = 0;
+  std::vector<PageLayout> pages;  ///< the dictionary page (if any) first, then the data pages the rows need
+};
+
+/// How one output column is decoded.
+enum class ColumnPath : uint8_t { kFixed, kBinaryToFixed, kString, kStringDictionary, kHost };
+
+bool dictionary_encoding(Encoding e) { return e == Encoding::kPlainDictionary || e == Encoding::kRleDictionary; }
+
+/// Whether the device kernels decode `encoding` of `physical` values (others go to the CPU decoder).
+bool device_encoding(PhysicalType physical, Encoding encoding) {
+  const bool binary = physical == PhysicalType::kByteArray || physical == PhysicalType::kFixedLenByteArray;
+  switch (encoding) {
+    case Encoding::kDeltaBinaryPacked:
+    case Encoding::kDeltaLengthByteArray:
+    case Encoding::kDeltaByteArray: return false;
+    case Encoding::kByteStreamSplit: return !binary;
+    default: return true;  // PLAIN, dictionary, RLE, and invalid ones, which the kernels reject
+  }
+}
+
+std::optional<gpu::DeviceCodec> device_codec(CompressionCodec codec) {
+  switch (codec) {
+    case CompressionCodec::kSnappy: return gpu::DeviceCodec::kSnappy;
+    case CompressionCodec::kZstd: return gpu::DeviceCodec::kZstd;
+    case CompressionCodec::kLz4Raw: return gpu::DeviceCodec::kLz4;
+    case CompressionCodec::kGzip: return gpu::DeviceCodec::kGzip;
+    default: return std::nullopt;
+  }
+}
+
+/// Throws the CPU decoder's error for a chunk the device path found malformed.
+[[noreturn]] void fail_like_cpu(const ChunkJob& job, const std::string& device_reason) {
+  job.file->read_column_chunk(job.row_group, job.file_column);
+  throw InternalError("Parquet file '" + job.file->path() + "': column '" + job.desc->name + "' of row group " +
+                      std::to_string(job.row_group) + ": the GPU decoder rejects what the CPU decoder reads (" +
+                      device_reason + ")");
+}
+
+/// The pages of a staged chunk, checked as the CPU decoder checks them.
+void plan_pages(ChunkJob& job, const uint8_t* staging) {
+  parquet::ByteSpan span{staging + job.staged, static_cast<size_t>(job.length)};
+  try {
+    const size_t values = parquet::count_chunk_values(span, job.rows);
+    if (values < job.rows) throw InvalidInput("too few values");
+    parquet::PageReader reader(span, job.meta->codec, job.meta->raw_codec, false);
+    size_t done = 0;
+    bool have_dictionary = false;
+    PageLayout page;
+    while (done < job.rows && reader.next_layout(page)) {
+      if (page.type == PageType::kDictionaryPage) {
+        if (have_dictionary || done > 0) throw InvalidInput("misplaced dictionary page");
+        if (page.encoding != Encoding::kPlain && page.encoding != Encoding::kPlainDictionary) {
+          throw InvalidInput("dictionary page encoding");
+        }
+        have_dictionary = true;
+      } else {
+        if (static_cast<size_t>(page.num_values) > job.rows - done) throw InvalidInput("page beyond the rows");
+        done += static_cast<size_t>(page.num_values);
+      }
+      if (page.body_size > UINT32_MAX || page.levels_size > UINT32_MAX) throw InvalidInput("page too large");
+      job.pages.push_back(page);
+    }
+    if (done != job.rows) throw InvalidInput("too few rows");
+  } catch (const InvalidInput& e) {
+    fail_like_cpu(job, e.message());
+  }
+}
+
+/// Device memory for one batch's scratch: stream-ordered, freed when the reader returns.
+struct Scratch {
+  gpu::Stream stream;
+  gpu::MemoryResource& mr;
+  std::vector<BufferPtr> held;
+  template <typename T = uint8_t>
+  T* alloc(size_t count) {
+    held.push_back(Buffer::allocate(std::max<size_t>(count * sizeof(T), 8), mr, stream));
+    return held.back()->as<T>();
+  }
+};
+
+void h2d(void* dst, const void* src, size_t bytes, gpu::Stream stream) {
+  if (bytes == 0) return;
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream.handle()));
+}
+
+void d2h(void* dst, const void* src, size_t bytes, gpu::Stream stream) {
+  if (bytes == 0) return;
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream.handle()));
+}
+
+/// Host memory packed into one pinned block and sent with one transfer (page tables, nvCOMP arguments).
+class UploadBlock {
+ public:
+  template <typename T>
+  size_t add(const std::vector<T>& items) {
+    const size_t at = align_up(bytes_.size());
+    bytes_.resize(at + align_up(items.size() * sizeof(T)));
+    if (!items.empty()) std::memcpy(bytes_.data() + at, items.data(), items.size() * sizeof(T));
+    return at;
+  }
+  /// Copies everything to the device; returns the device base (offsets from add() index it).
+  uint8_t* upload(Scratch& scratch, gpu::PinnedBlock& pinned) {
+    pinned = gpu::acquire_pinned(std::max<size_t>(bytes_.size(), 64));
+    std::memcpy(pinned.data(), bytes_.data(), bytes_.size());
+    uint8_t* device = scratch.alloc(bytes_.size());
+    h2d(device, pinned.data(), bytes_.size(), scratch.stream);
+    return device;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+/// The per-column state between the two phases of decoding.
+struct ColumnWork {
+  ColumnPath path = ColumnPath::kFixed;
+  LogicalType type;
+  size_t rows = 0;
+  bool nullable = false;
+  DeviceColumnType device_type;
+  std::vector<size_t> jobs;  ///< chunk jobs, in row order
+  std::vector<DevicePage> data_pages, dictionary_pages;
+  std::vector<DeviceChunk> chunks;
+  size_t dictionary_entries = 0;
+  size_t data_table = 0, dictionary_table = 0, chunk_table = 0;  ///< offsets in the upload block
+  // Device scratch of phase 1.
+  uint8_t* levels = nullptr;
+  uint32_t* ranks = nullptr;
+  uint32_t* value_start = nullptr;
+  uint32_t* nonnull = nullptr;
+  uint64_t* dense_start = nullptr;
+  const uint8_t** src = nullptr;
+  uint32_t* len = nullptr;
+  int64_t* offsets = nullptr;              ///< plain strings: rows + 1
+  const uint8_t** dictionary_src = nullptr;
+  uint32_t* dictionary_len = nullptr;
+  int64_t* dictionary_offsets = nullptr;   ///< dictionary strings: entries + 1 (in dictionary_offsets_buffer)
+  BufferPtr dictionary_offsets_buffer;
+  uint8_t* converted = nullptr;            ///< kBinaryToFixed: the non-null values, converted
+  BufferPtr values;    ///< fixed: the output values; kStringDictionary: the indices
+  BufferPtr validity;
+  // Host results of the status read (slots in the status block).
+  size_t status_slot = 0;
+  ColumnPtr host_column;  ///< kHost
+};
+
+/// Status words read back at the synchronization: per column its error, non-null count and string bytes.
+struct ColumnStatus {
+  uint32_t error = 0;
+  uint32_t pad = 0;
+  uint64_t last_dense_start = 0;
+  uint32_t last_nonnull = 0;
+  uint32_t pad2 = 0;
+  int64_t chars = 0;
+  int64_t dictionary_chars = 0;
+};
+
+DeviceColumnType device_type_of(const parquet::ColumnDescriptor& d) {
+  DeviceColumnType t;
+  t.physical = static_cast<int32_t>(d.physical_type);
+  t.conversion = static_cast<int32_t>(d.conversion);
+  t.type_length = d.type_length;
+  t.physical_width = static_cast<int32_t>(parquet::physical_width(d.physical_type, d.type_length));
+  t.out_width = d.type.id() == TypeId::kVarchar ? 0 : static_cast<int32_t>(d.type.physical_width());
+  t.nullable = d.max_definition_level > 0 ? 1 : 0;
+  return t;
+}
+
+/// A column of the batch decoded by the CPU twin (encodings the device lacks), copied to the device.
+ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<size_t>& ids, const LogicalType& type,
+                         gpu::Stream stream, gpu::MemoryResource& mr) {
+  std::vector<ColumnPtr> parts(ids.size());
+  parallel_for(ids.size(), kIoThreads, [&](size_t i) {
+    const ChunkJob& job = jobs[ids[i]];
+    parts[i] = job.file->read_column_chunk(job.row_group, job.file_column);
+  });
+  ColumnPtr host;
+  if (parts.size() == 1) {
+    host = parts.front();
+  } else {
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{Field{"c", type, true}});
+    std::vector<Batch> batches;
+    for (auto& p : parts) batches.emplace_back(schema, std::vector<ColumnPtr>{p}, p->length(), gpu::MemoryKind::kHost);
+    host = concat_batches(batches, schema).column(0);
+  }
+  return copy_column(*host, mr, stream);
+}
+
+}  // namespace
+
+Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
+                             const std::vector<size_t>& columns, const SchemaPtr& schema, gpu::Stream stream,
+                             gpu::MemoryResource& mr, DeviceScanStats* stats) {
+  gpu::require_explicit_stream(stream, "read_parquet_to_device");
+  const auto t_start = std::chrono::steady_clock::now();
+  std::vector<uint64_t> first_rows(refs.size() + 1, 0);
+  for (size_t r = 0; r < refs.size(); ++r) {
+    first_rows[r + 1] = first_rows[r] + static_cast<uint64_t>(
+                                            dataset.files().at(refs[r].file)->row_group_num_rows(refs[r].row_group));
+  }
+  const size_t rows = static_cast<size_t>(first_rows.back());
+  if (columns.empty()) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+
+  // 1. The chunks and the coalesced reads that cover them.
+  std::vector<ChunkJob> jobs;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    for (size_t r = 0; r < refs.size(); ++r) {
+      ChunkJob job;
+      job.column = c;
+      job.ref = r;
+      job.file_index = refs[r].file;
+      job.file = dataset.files().at(refs[r].file).get();
+      job.row_group = refs[r].row_group;
+      job.file_column = dataset.file_column(refs[r].file, columns[c]);
+      job.desc = &job.file->descriptor(job.file_column);
+      const ParquetFile::ChunkRange range = job.file->chunk_range(job.row_group, job.file_column);
+      job.meta = range.meta;
+      job.offset = range.offset;
+      job.length = range.length;
+      job.first_row = first_rows[r];
+      job.rows = static_cast<size_t>(first_rows[r + 1] - first_rows[r]);
+      jobs.push_back(std::move(job));
+    }
+  }
+  std::vector<size_t> order(jobs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::tie(jobs[a].file_index, jobs[a].offset) < std::tie(jobs[b].file_index, jobs[b].offset);
+  });
+  struct Read {
+    const ParquetFile* file;
+    uint64_t offset, length, staged;
+  };
+  std::vector<Read> ranges;
+  uint64_t staged_total = 0;
+  for (size_t i : order) {
+    ChunkJob& job = jobs[i];
+    if (!ranges.empty() && ranges.back().file == job.file && job.offset >= ranges.back().offset &&
+        job.offset <= ranges.back().offset + ranges.back().length + kCoalesceGap) {
+      Read& last = ranges.back();
+      const uint64_t end = std::max(last.offset + last.length, job.offset + job.length);
+      staged_total += end - (last.offset + last.length);
+      last.length = end - last.offset;
+    } else {
+      ranges.push_back(Read{job.file, job.offset, job.length, staged_total});
+      staged_total += job.length;
+    }
+    job.staged = ranges.back().staged + (job.offset - ranges.back().offset);
+  }
+  std::vector<Read> pieces;
+  for (const Read& r : ranges) {
+    for (uint64_t at = 0; at < r.length; at += kReadPiece) {
+      pieces.push_back(Read{r.file, r.offset + at, std::min<uint64_t>(kReadPiece, r.length - at), r.staged + at});
+    }
+  }
+
+  // 2. Read into pinned staging with a few threads.
+  gpu::PinnedBlock staging = gpu::acquire_pinned(std::max<uint64_t>(staged_total, 64));
+  const auto t_read = std::chrono::steady_clock::now();
+  parallel_for(pieces.size(), kIoThreads, [&](size_t i) {
+    pieces[i].file->read_bytes(pieces[i].offset, static_cast<size_t>(pieces[i].length), staging.data() + pieces[i].staged);
+  });
+  const auto t_read_done = std::chrono::steady_clock::now();
+  Scratch scratch{stream, mr, {}};
+  uint8_t* raw = scratch.alloc(staged_total);
+  h2d(raw, staging.data(), staged_total, stream);
+
+  // 3. Page headers on the host; the path of each column.
+  for (ChunkJob& job : jobs) plan_pages(job, staging.data());
+  std::vector<ColumnWork> work(columns.size());
+  for (size_t j = 0; j < jobs.size(); ++j) work[jobs[j].column].jobs.push_back(j);
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ColumnWork& w = work[c];
+    const parquet::ColumnDescriptor& d = *jobs[w.jobs.front()].desc;
+    w.type = schema->field(c).type;
+    w.rows = rows;
+    w.device_type = device_type_of(d);
+    w.nullable = false;
+    bool device = true;
+    bool all_dictionary = true;
+    for (size_t j : w.jobs) {
+      const ChunkJob& job = jobs[j];
+      const parquet::ColumnDescriptor& jd = *job.desc;
+      if (jd.physical_type != d.physical_type || jd.conversion != d.conversion || jd.type_length != d.type_length) {
+        device = false;  // files of the dataset disagree on the physical layout: the CPU twin converts each
+      }
+      w.nullable = w.nullable || jd.max_definition_level > 0;
+      bool has_dictionary = false;
+      for (const PageLayout& p : job.pages) {
+        if (p.type == PageType::kDictionaryPage) {
+          has_dictionary = p.num_values > 0;
+          continue;
+        }
+        if (!device_encoding(d.physical_type, p.encoding)) device = false;
+        if (p.num_values > 0 && !dictionary_encoding(p.encoding)) all_dictionary = false;
+      }
+      if (!has_dictionary) all_dictionary = false;
+    }
+    w.device_type.nullable = w.nullable ? 1 : 0;
+    const bool binary = d.physical_type == PhysicalType::kByteArray || d.physical_type == PhysicalType::kFixedLenByteArray;
+    if (!device) {
+      w.path = ColumnPath::kHost;
+    } else if (w.type.id() == TypeId::kVarchar) {
+      w.path = all_dictionary ? ColumnPath::kStringDictionary : ColumnPath::kString;
+    } else {
+      w.path = binary ? ColumnPath::kBinaryToFixed : ColumnPath::kFixed;
+    }
+  }
+
+  // 4. Where each page body will be on the device: in place (stored uncompressed), decompressed by nvCOMP, or
+  //    decompressed on the host into a second staging buffer.
+  struct DeviceInflate {
+    size_t job, page;
+    const uint8_t* input;  ///< device
+    size_t input_bytes;
+    size_t output_offset;  ///< in `inflated`
+    size_t output_bytes;
+  };
+  struct HostInflate {
+    size_t job, page;
+    size_t output_offset;
+  };
+  std::map<gpu::DeviceCodec, std::vector<DeviceInflate>> device_inflates;
+  std::vector<HostInflate> host_inflates;
+  size_t inflated_total = 0, host_inflated_total = 0, realign_total = 0;
+  std::vector<std::vector<const uint8_t*>> bodies(jobs.size());
+  uint64_t page_count = 0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    ChunkJob& job = jobs[j];
+    bodies[j].resize(job.pages.size(), nullptr);
+    if (work[job.column].path == ColumnPath::kHost) continue;
+    std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
+    if (codec && !gpu::device_codec_available(*codec)) codec.reset();
+    for (size_t p = 0; p < job.pages.size(); ++p) {
+      const PageLayout& page = job.pages[p];
+      ++page_count;
+      const uint8_t* stored = raw + job.staged + page.body_offset;
+      if (!page.body_compressed || page.body_size == 0) {
+        bodies[j][p] = stored;
+      } else if (codec) {
+        size_t input_bytes = page.body_stored_size;
+        if (*codec != gpu::DeviceCodec::kSnappy) realign_total += align_up(input_bytes);
+        device_inflates[*codec].push_back(DeviceInflate{j, p, stored, input_bytes, inflated_total, page.body_size});
+        inflated_total += align_up(page.body_size);
+      } else {
+        host_inflates.push_back(HostInflate{j, p, host_inflated_total});
+        host_inflated_total += align_up(page.body_size);
+      }
+    }
+  }
+  uint8_t* inflated = scratch.alloc(inflated_total);
+  uint8_t* realigned = scratch.alloc(realign_total);
+  gpu::PinnedBlock host_inflated;
+  uint8_t* host_inflated_device = nullptr;
+  if (!host_inflates.empty()) {
+    host_inflated = gpu::acquire_pinned(host_inflated_total);
+    parallel_for(host_inflates.size(), kIoThreads, [&](size_t i) {
+      const HostInflate& h = host_inflates[i];
+      const ChunkJob& job = jobs[h.job];
+      const PageLayout& page = job.pages[h.page];
+      try {
+        decompress(job.meta->codec, {staging.data() + job.staged + page.body_offset, page.body_stored_size},
+                   {host_inflated.data() + h.output_offset, page.body_size});
+      } catch (const InvalidInput& e) {
+        fail_like_cpu(job, e.message());
+      }
+    });
+    host_inflated_device = scratch.alloc(host_inflated_total);
+    h2d(host_inflated_device, host_inflated.data(), host_inflated_total, stream);
+    for (const HostInflate& h : host_inflates) bodies[h.job][h.page] = host_inflated_device + h.output_offset;
+  }
+
+  // 5. nvCOMP batches: arguments packed and sent once, statuses read back at the synchronization.
+  UploadBlock upload;
+  struct CodecBatch {
+    gpu::DeviceCodec codec;
+    size_t count = 0, inputs = 0, input_bytes = 0, outputs = 0, capacity = 0, actual = 0, statuses = 0;
+    size_t max_output = 0, total_output = 0;
+  };
+  std::vector<CodecBatch> codec_batches;
+  size_t realign_at = 0;
+  for (auto& [codec, list] : device_inflates) {
+    CodecBatch b;
+    b.codec = codec;
+    b.count = list.size();
+    std::vector<const void*> inputs;
+    std::vector<size_t> input_bytes, capacity;
+    std::vector<void*> outputs;
+    for (DeviceInflate& d : list) {
+      const uint8_t* input = d.input;
+      if (codec != gpu::DeviceCodec::kSnappy && reinterpret_cast<uintptr_t>(input) % 8 != 0) {
+        // nvCOMP wants aligned inputs for these codecs: move the page to an aligned place first.
+        KESTREL_CUDA_CHECK(cudaMemcpyAsync(realigned + realign_at, input, d.input_bytes, cudaMemcpyDeviceToDevice,
+                                           stream.handle()));
+        input = realigned + realign_at;
+        realign_at += align_up(d.input_bytes);
+      }
+      inputs.push_back(input);
+      input_bytes.push_back(d.input_bytes);
+      outputs.push_back(inflated + d.output_offset);
+      capacity.push_back(d.output_bytes);
+      b.max_output = std::max(b.max_output, d.output_bytes);
+      b.total_output += d.output_bytes;
+      bodies[d.job][d.page] = inflated + d.output_offset;
+    }
+    b.inputs = upload.add(inputs);
+    b.input_bytes = upload.add(input_bytes);
+    b.outputs = upload.add(outputs);
+    b.capacity = upload.add(capacity);
+    b.actual = upload.add(std::vector<size_t>(list.size(), 0));
+    b.statuses = upload.add(std::vector<int>(list.size(), 0));
+    codec_batches.push_back(b);
+  }
+
+  // 6. Page tables per column.
+  for (ColumnWork& w : work) {
+    if (w.path == ColumnPath::kHost) continue;
+    for (size_t k = 0; k < w.jobs.size(); ++k) {
+      const ChunkJob& job = jobs[w.jobs[k]];
+      DeviceChunk chunk;
+      chunk.dictionary_first = w.dictionary_entries;
+      uint64_t row = job.first_row;
+      for (size_t p = 0; p < job.pages.size(); ++p) {
+        const PageLayout& layout = job.pages[p];
+        DevicePage page;
+        page.body = bodies[w.jobs[k]][p];
+        page.body_size = static_cast<uint32_t>(layout.body_size);
+        page.levels = layout.v2 ? raw + job.staged + layout.levels_offset : nullptr;
+        page.levels_size = static_cast<uint32_t>(layout.levels_size);
+        page.num_values = static_cast<uint32_t>(layout.num_values);
+        page.num_nulls = static_cast<uint32_t>(layout.num_nulls);
+        page.chunk = static_cast<uint32_t>(k);
+        page.encoding = static_cast<int32_t>(layout.encoding);
+        page.level_encoding = static_cast<int32_t>(layout.definition_level_encoding);
+        page.v2 = layout.v2 ? 1 : 0;
+        if (layout.type == PageType::kDictionaryPage) {
+          chunk.has_dictionary = 1;
+          chunk.dictionary_size = page.num_values;
+          w.dictionary_entries += page.num_values;
+          w.dictionary_pages.push_back(page);
+        } else {
+          page.first_row = row;
+          row += page.num_values;
+          w.data_pages.push_back(page);
+        }
+      }
+      // A required column in a dataset whose other files make it nullable has no levels in this chunk.
+      if (job.desc->max_definition_level == 0 && w.nullable) {
+        for (size_t p = w.data_pages.size(); p-- > 0 && w.data_pages[p].chunk == k;) w.data_pages[p].level_encoding = -1;
+      }
+      w.chunks.push_back(chunk);
+    }
+    if (w.dictionary_entries >= (size_t{1} << 31)) w.path = ColumnPath::kHost;
+    w.data_table = upload.add(w.data_pages);
+    w.dictionary_table = upload.add(w.dictionary_pages);
+    w.chunk_table = upload.add(w.chunks);
+  }
+  gpu::PinnedBlock upload_pinned;
+  uint8_t* tables = upload.upload(scratch, upload_pinned);
+  if (stats != nullptr) {
+    stats->h2d_bytes += staged_total + host_inflated_total;
+    stats->pages_host_decompressed += host_inflates.size();
+  }
+  for (const CodecBatch& b : codec_batches) {
+    gpu::DeviceDecompressBatch batch;
+    batch.inputs = reinterpret_cast<const void* const*>(tables + b.inputs);
+    batch.input_bytes = reinterpret_cast<const size_t*>(tables + b.input_bytes);
+    batch.outputs = reinterpret_cast<void* const*>(tables + b.outputs);
+    batch.output_capacity = reinterpret_cast<const size_t*>(tables + b.capacity);
+    batch.actual_bytes = reinterpret_cast<size_t*>(tables + b.actual);
+    batch.statuses = reinterpret_cast<int*>(tables + b.statuses);
+    batch.count = b.count;
+    batch.max_output_bytes = b.max_output;
+    batch.total_output_bytes = b.total_output;
+    gpu::decompress_on_device(b.codec, batch, stream, mr);
+    if (stats != nullptr) stats->pages_device_decompressed += b.count;
+  }
+
+  // 7. Phase 1: levels, dictionaries and values; string sizes.
+  uint32_t* errors = scratch.alloc<uint32_t>(columns.size());
+  KESTREL_CUDA_CHECK(cudaMemsetAsync(errors, 0, columns.size() * sizeof(uint32_t), stream.handle()));
+  gpu::PinnedBlock status_block = gpu::acquire_pinned(columns.size() * sizeof(ColumnStatus) + 64);
+  auto* status = reinterpret_cast<ColumnStatus*>(status_block.data());
+  for (size_t c = 0; c < columns.size(); ++c) status[c] = ColumnStatus{};
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ColumnWork& w = work[c];
+    if (w.path == ColumnPath::kHost) continue;
+    uint32_t* error = errors + c;
+    const auto* data_pages = reinterpret_cast<const DevicePage*>(tables + w.data_table);
+    const auto* dictionary_pages = reinterpret_cast<const DevicePage*>(tables + w.dictionary_table);
+    const auto* chunks = reinterpret_cast<const DeviceChunk*>(tables + w.chunk_table);
+    const size_t n = w.data_pages.size();
+    w.value_start = scratch.alloc<uint32_t>(n);
+    w.nonnull = scratch.alloc<uint32_t>(n);
+    w.dense_start = scratch.alloc<uint64_t>(n);
+    if (w.nullable) {
+      w.levels = scratch.alloc<uint8_t>(rows);
+      // Chunks without levels (required in their file) are all valid.
+      KESTREL_CUDA_CHECK(cudaMemsetAsync(w.levels, 1, rows, stream.handle()));
+    }
+    dev::decode_levels(data_pages, n, w.nullable ? 1 : 0, w.levels, w.value_start, w.nonnull, error, stream);
+    dev::dense_starts(w.nonnull, n, w.dense_start, stream);
+    if (n > 0) {
+      d2h(&status[c].last_dense_start, w.dense_start + n - 1, sizeof(uint64_t), stream);
+      d2h(&status[c].last_nonnull, w.nonnull + n - 1, sizeof(uint32_t), stream);
+    }
+    if (w.nullable) {
+      w.ranks = scratch.alloc<uint32_t>(rows);
+      dev::ranks_from_levels(w.levels, rows, w.ranks, stream, mr);
+      w.validity = Buffer::allocate((rows + 7) / 8, mr, stream);
+      dev::levels_to_bitmap(w.levels, rows, w.validity->as<uint8_t>(), stream);
+    }
+    const size_t ow = static_cast<size_t>(w.device_type.out_width);
+    switch (w.path) {
+      case ColumnPath::kFixed: {
+        uint8_t* dictionary = scratch.alloc(w.dictionary_entries * ow);
+        dev::decode_fixed_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type, dictionary,
+                                       error, stream);
+        w.values = Buffer::allocate(std::max<size_t>(rows * ow, 8), mr, stream);
+        uint8_t* dense = w.nullable ? scratch.alloc(rows * ow) : w.values->as<uint8_t>();
+        dev::decode_fixed_pages(data_pages, n, chunks, w.device_type, w.value_start, w.nonnull, w.dense_start,
+                                dictionary, dense, error, stream);
+        if (w.nullable) dev::spread_by_levels(w.levels, w.ranks, rows, dense, ow, w.values->data(), stream);
+        break;
+      }
+      case ColumnPath::kBinaryToFixed: {
+        const uint8_t** dsrc = scratch.alloc<const uint8_t*>(w.dictionary_entries);
+        uint32_t* dlen = scratch.alloc<uint32_t>(w.dictionary_entries);
+        dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type, dsrc,
+                                        dlen, error, stream);
+        const uint8_t** src = scratch.alloc<const uint8_t*>(rows);
+        uint32_t* len = scratch.alloc<uint32_t>(rows);
+        dev::decode_binary_pages(data_pages, n, chunks, w.device_type, w.value_start, w.nonnull, w.dense_start, dsrc,
+                                 dlen, src, len, nullptr, error, stream);
+        w.values = Buffer::allocate(std::max<size_t>(rows * ow, 8), mr, stream);
+        uint8_t* dense = w.nullable ? scratch.alloc(rows * ow) : w.values->as<uint8_t>();
+        w.src = src;
+        w.len = len;
+        w.converted = dense;  // the non-null values are converted once their count is known
+        break;
+      }
+      case ColumnPath::kString:
+      case ColumnPath::kStringDictionary: {
+        w.dictionary_src = scratch.alloc<const uint8_t*>(w.dictionary_entries);
+        w.dictionary_len = scratch.alloc<uint32_t>(w.dictionary_entries);
+        dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type,
+                                        w.dictionary_src, w.dictionary_len, error, stream);
+        if (w.path == ColumnPath::kStringDictionary) {
+          w.values = Buffer::allocate(std::max<size_t>(rows * 4, 8), mr, stream);
+          int32_t* dense = w.nullable ? scratch.alloc<int32_t>(rows) : w.values->as<int32_t>();
+          dev::decode_binary_pages(data_pages, n, chunks, w.device_type, w.value_start, w.nonnull, w.dense_start,
+                                   w.dictionary_src, w.dictionary_len, nullptr, nullptr, dense, error, stream);
+          if (w.nullable) dev::spread_by_levels(w.levels, w.ranks, rows, dense, 4, w.values->data(), stream);
+          w.dictionary_offsets_buffer = Buffer::allocate((w.dictionary_entries + 1) * sizeof(int64_t), mr, stream);
+          w.dictionary_offsets = w.dictionary_offsets_buffer->as<int64_t>();
+          dev::string_offsets(w.dictionary_len, w.dictionary_entries, w.dictionary_offsets, stream, mr);
+          d2h(&status[c].dictionary_chars, w.dictionary_offsets + w.dictionary_entries, sizeof(int64_t), stream);
+        } else {
+          const uint8_t** src = scratch.alloc<const uint8_t*>(rows);
+          uint32_t* len = scratch.alloc<uint32_t>(rows);
+          dev::decode_binary_pages(data_pages, n, chunks, w.device_type, w.value_start, w.nonnull, w.dense_start,
+                                   w.dictionary_src, w.dictionary_len, src, len, nullptr, error, stream);
+          if (w.nullable) {
+            w.src = scratch.alloc<const uint8_t*>(rows);
+            w.len = scratch.alloc<uint32_t>(rows);
+            dev::spread_by_levels(w.levels, w.ranks, rows, src, sizeof(void*), w.src, stream);
+            dev::spread_by_levels(w.levels, w.ranks, rows, len, 4, w.len, stream);
+          } else {
+            w.src = src;
+            w.len = len;
+          }
+          BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr, stream);
+          dev::string_offsets(w.len, rows, offsets->as<int64_t>(), stream, mr);
+          w.offsets = offsets->as<int64_t>();
+          w.values = offsets;  // holds the offsets until the chars exist
+          d2h(&status[c].chars, w.offsets + rows, sizeof(int64_t), stream);
+        }
+        break;
+      }
+      case ColumnPath::kHost: break;
+    }
+  }
+  for (size_t c = 0; c < columns.size(); ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
+  // nvCOMP results.
+  std::vector<std::vector<size_t>> actual(codec_batches.size());
+  std::vector<std::vector<int>> statuses(codec_batches.size());
+  gpu::PinnedBlock codec_status;
+  size_t codec_status_bytes = 0;
+  for (const CodecBatch& b : codec_batches) codec_status_bytes += b.count * (sizeof(size_t) + sizeof(int));
+  if (codec_status_bytes > 0) {
+    codec_status = gpu::acquire_pinned(codec_status_bytes);
+    size_t at = 0;
+    for (const CodecBatch& b : codec_batches) {
+      d2h(codec_status.data() + at, tables + b.actual, b.count * sizeof(size_t), stream);
+      at += b.count * sizeof(size_t);
+      d2h(codec_status.data() + at, tables + b.statuses, b.count * sizeof(int), stream);
+      at += b.count * sizeof(int);
+    }
+  }
+  // Host-decoded columns meanwhile (their chunks were read again by the CPU decoder).
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ColumnWork& w = work[c];
+    if (w.path != ColumnPath::kHost) continue;
+    w.host_column = decode_on_host(jobs, w.jobs, w.type, stream, mr);
+    if (stats != nullptr) stats->chunks_host_decoded += w.jobs.size();
+  }
+  // The one synchronization: sizes, null counts and errors are needed on the host from here on.
+  stream.synchronize();
+
+  // 8. Errors: the CPU decoder reports them.
+  {
+    size_t at = 0;
+    for (const CodecBatch& b : codec_batches) {
+      const auto* got = reinterpret_cast<const size_t*>(codec_status.data() + at);
+      at += b.count * sizeof(size_t);
+      const auto* st = reinterpret_cast<const int*>(codec_status.data() + at);
+      at += b.count * sizeof(int);
+      const auto& list = device_inflates[b.codec];
+      for (size_t i = 0; i < b.count; ++i) {
+        if (st[i] != 0 || got[i] != list[i].output_bytes) {
+          fail_like_cpu(jobs[list[i].job], std::string(gpu::device_codec_name(b.codec)) + " page status " +
+                                               std::to_string(st[i]) + ", " + std::to_string(got[i]) + " of " +
+                                               std::to_string(list[i].output_bytes) + " bytes");
+        }
+      }
+    }
+  }
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (status[c].error == 0) continue;
+    for (size_t j : work[c].jobs) jobs[j].file->read_column_chunk(jobs[j].row_group, jobs[j].file_column);
+    throw InternalError("Parquet column '" + jobs[work[c].jobs.front()].desc->name +
+                        "': the GPU decoder rejects what the CPU decoder reads (error " +
+                        std::to_string(status[c].error) + ")");
+  }
+
+  // 9. Phase 2: string bytes and binary conversions; the columns.
+  std::vector<ColumnPtr> out(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ColumnWork& w = work[c];
+    const size_t nonnull = work[c].data_pages.empty()
+                               ? 0
+                               : static_cast<size_t>(status[c].last_dense_start + status[c].last_nonnull);
+    const size_t null_count = w.nullable ? rows - nonnull : 0;
+    BufferPtr validity = null_count > 0 ? w.validity : nullptr;
+    switch (w.path) {
+      case ColumnPath::kHost: out[c] = w.host_column; break;
+      case ColumnPath::kFixed:
+        out[c] = Column::from_buffers(w.type, ColumnEncoding::kPlain, rows, null_count, validity, w.values, nullptr,
+                                      nullptr);
+        break;
+      case ColumnPath::kBinaryToFixed: {
+        uint8_t* dense = w.converted;
+        dev::convert_binary(w.src, w.len, nonnull, w.device_type, dense, errors + c, stream);
+        if (w.nullable) {
+          dev::spread_by_levels(w.levels, w.ranks, rows, dense, static_cast<size_t>(w.device_type.out_width),
+                                w.values->data(), stream);
+        }
+        out[c] = Column::from_buffers(w.type, ColumnEncoding::kPlain, rows, null_count, validity, w.values, nullptr,
+                                      nullptr);
+        break;
+      }
+      case ColumnPath::kStringDictionary: {
+        const size_t entries = w.dictionary_entries;
+        const size_t chars = static_cast<size_t>(status[c].dictionary_chars);
+        BufferPtr offsets = w.dictionary_offsets_buffer;
+        BufferPtr bytes = Buffer::allocate(std::max<size_t>(chars, 8), mr, stream);
+        dev::copy_strings(w.dictionary_src, w.dictionary_offsets, entries, bytes->as<uint8_t>(), stream);
+        ColumnPtr dictionary = Column::from_buffers(w.type, ColumnEncoding::kPlain, entries, 0, nullptr, bytes,
+                                                    offsets, nullptr);
+        out[c] = Column::make_dictionary(w.type, rows, w.values, validity, null_count, dictionary);
+        break;
+      }
+      case ColumnPath::kString: {
+        const size_t chars = static_cast<size_t>(status[c].chars);
+        BufferPtr bytes = Buffer::allocate(std::max<size_t>(chars, 8), mr, stream);
+        dev::copy_strings(w.src, w.offsets, rows, bytes->as<uint8_t>(), stream);
+        out[c] = Column::from_buffers(w.type, ColumnEncoding::kPlain, rows, null_count, validity, bytes, w.values,
+                                      nullptr);
+        break;
+      }
+    }
+  }
+  // A binary conversion may still fail (a DECIMAL too wide for its type): the one case read after the batch.
+  bool converts = false;
+  for (const ColumnWork& w : work) converts = converts || w.path == ColumnPath::kBinaryToFixed;
+  if (converts) {
+    for (size_t c = 0; c < columns.size(); ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
+    stream.synchronize();
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (status[c].error == 0) continue;
+      for (size_t j : work[c].jobs) jobs[j].file->read_column_chunk(jobs[j].row_group, jobs[j].file_column);
+      throw InternalError("Parquet column '" + jobs[work[c].jobs.front()].desc->name +
+                          "': the GPU conversion rejects what the CPU decoder reads");
+    }
+  }
+  if (stats != nullptr) {
+    const auto t_end = std::chrono::steady_clock::now();
+    stats->batches += 1;
+    stats->bytes_read += staged_total;
+    stats->reads += pieces.size();
+    stats->read_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_read_done - t_read).count());
+    stats->decode_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_end - t_read_done).count());
+    stats->pages += page_count;
+  }
+  (void)t_start;
+  // The staging buffers go back to the pool only after the device has read them: the transfers were queued before
+  // the synchronization above, and the later work reads no host memory.
+  return Batch(schema, std::move(out), rows, gpu::MemoryKind::kDevice, stream);
+}
+
+#endif
+
+}  // namespace kestrel::io
