@@ -25,9 +25,9 @@ namespace kestrel::io {
 
 namespace {
 
-std::string gib(uint64_t bytes) {
+std::string mib(uint64_t bytes) {
   char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  std::snprintf(buffer, sizeof(buffer), "%.1f MiB", static_cast<double>(bytes) / (1ull << 20));
   return buffer;
 }
 
@@ -36,10 +36,10 @@ std::string gib(uint64_t bytes) {
 std::string DeviceScanStats::describe() const {
   const double read_s = static_cast<double>(read_ns.load()) / 1e9;
   const double decode_s = static_cast<double>(decode_ns.load()) / 1e9;
-  std::string s = "GPU Parquet scan: " + std::to_string(batches.load()) + " batches, " + gib(bytes_read.load()) +
+  std::string s = "GPU Parquet scan: " + std::to_string(batches.load()) + " batches, " + mib(bytes_read.load()) +
                   " read in " + std::to_string(reads.load()) + " reads (pinned staging; GPUDirect Storage not used)";
   if (read_s > 0) s += " " + std::to_string(static_cast<int>(static_cast<double>(bytes_read.load()) / read_s / 1e6)) + " MB/s per batch";
-  s += ", " + gib(h2d_bytes.load()) + " to the device, " + std::to_string(pages.load()) + " pages (" +
+  s += ", " + mib(h2d_bytes.load()) + " to the device, " + std::to_string(pages.load()) + " pages (" +
        std::to_string(pages_device_decompressed.load()) + " decompressed on the device, " +
        std::to_string(pages_host_decompressed.load()) + " on the host), " + std::to_string(chunks_host_decoded.load()) +
        " column chunks decoded on the host";
@@ -58,6 +58,21 @@ Batch read_parquet_to_device(const ParquetDataset&, const std::vector<RowGroupRe
                              const SchemaPtr&, gpu::Stream, gpu::MemoryResource&, DeviceScanStats*) {
   throw NotImplemented("this build of Kestrel has no GPU support");
 }
+
+struct StagedParquet {};
+
+std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset&, const std::vector<RowGroupRef>&,
+                                             const std::vector<size_t>&) {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
+
+Batch decode_staged_parquet(StagedParquet&, const SchemaPtr&, gpu::Stream, gpu::MemoryResource&, DeviceScanStats*,
+                            const uint8_t*) {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
+
+size_t staged_bytes(const StagedParquet&) { return 0; }
+const uint8_t* staged_data(const StagedParquet&) { return nullptr; }
 
 #else
 
@@ -286,21 +301,31 @@ ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<si
 
 }  // namespace
 
-Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
-                             const std::vector<size_t>& columns, const SchemaPtr& schema, gpu::Stream stream,
-                             gpu::MemoryResource& mr, DeviceScanStats* stats) {
-  gpu::require_explicit_stream(stream, "read_parquet_to_device");
-  const auto t_start = std::chrono::steady_clock::now();
-  std::vector<uint64_t> first_rows(refs.size() + 1, 0);
+struct StagedParquet {
+  std::vector<ChunkJob> jobs;
+  std::vector<uint64_t> first_rows;
+  size_t rows = 0;
+  size_t columns = 0;
+  gpu::PinnedBlock staging;
+  uint64_t staged_total = 0;
+  size_t reads = 0;
+  uint64_t read_ns = 0;
+};
+
+std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
+                                             const std::vector<size_t>& columns) {
+  auto staged = std::make_shared<StagedParquet>();
+  std::vector<uint64_t>& first_rows = staged->first_rows;
+  first_rows.assign(refs.size() + 1, 0);
   for (size_t r = 0; r < refs.size(); ++r) {
     first_rows[r + 1] = first_rows[r] + static_cast<uint64_t>(
                                             dataset.files().at(refs[r].file)->row_group_num_rows(refs[r].row_group));
   }
-  const size_t rows = static_cast<size_t>(first_rows.back());
-  if (columns.empty()) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
-
+  staged->rows = static_cast<size_t>(first_rows.back());
+  staged->columns = columns.size();
+  if (columns.empty()) return staged;
+  std::vector<ChunkJob>& jobs = staged->jobs;
   // 1. The chunks and the coalesced reads that cover them.
-  std::vector<ChunkJob> jobs;
   for (size_t c = 0; c < columns.size(); ++c) {
     for (size_t r = 0; r < refs.size(); ++r) {
       ChunkJob job;
@@ -353,15 +378,40 @@ Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<Ro
   }
 
   // 2. Read into pinned staging with a few threads.
-  gpu::PinnedBlock staging = gpu::acquire_pinned(std::max<uint64_t>(staged_total, 64));
+  staged->staging = gpu::acquire_pinned(std::max<uint64_t>(staged_total, 64));
+  gpu::PinnedBlock& staging = staged->staging;
   const auto t_read = std::chrono::steady_clock::now();
   parallel_for(pieces.size(), kIoThreads, [&](size_t i) {
     pieces[i].file->read_bytes(pieces[i].offset, static_cast<size_t>(pieces[i].length), staging.data() + pieces[i].staged);
   });
   const auto t_read_done = std::chrono::steady_clock::now();
+  staged->staged_total = staged_total;
+  staged->reads = pieces.size();
+  staged->read_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_read_done - t_read).count());
+  return staged;
+}
+
+Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu::Stream stream,
+                            gpu::MemoryResource& mr, DeviceScanStats* stats, const uint8_t* resident) {
+  gpu::require_explicit_stream(stream, "decode_staged_parquet");
+  const auto t_decode = std::chrono::steady_clock::now();
+  const size_t rows = staged.rows;
+  if (staged.columns == 0) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+  std::vector<ChunkJob>& jobs = staged.jobs;
+  gpu::PinnedBlock& staging = staged.staging;
+  const uint64_t staged_total = staged.staged_total;
+  struct Columns {
+    size_t n;
+    size_t size() const { return n; }
+  } columns{staged.columns};
   Scratch scratch{stream, mr, {}};
-  uint8_t* raw = scratch.alloc(staged_total);
-  h2d(raw, staging.data(), staged_total, stream);
+  uint8_t* raw = nullptr;
+  if (resident != nullptr) {
+    raw = const_cast<uint8_t*>(resident);
+  } else {
+    raw = scratch.alloc(staged_total);
+    h2d(raw, staging.data(), staged_total, stream);
+  }
 
   // 3. Page headers on the host; the path of each column.
   for (ChunkJob& job : jobs) plan_pages(job, staging.data());
@@ -556,7 +606,7 @@ Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<Ro
   gpu::PinnedBlock upload_pinned;
   uint8_t* tables = upload.upload(scratch, upload_pinned);
   if (stats != nullptr) {
-    stats->h2d_bytes += staged_total + host_inflated_total;
+    stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + host_inflated_total;
     stats->pages_host_decompressed += host_inflates.size();
   }
   for (const CodecBatch& b : codec_batches) {
@@ -795,16 +845,26 @@ Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<Ro
     const auto t_end = std::chrono::steady_clock::now();
     stats->batches += 1;
     stats->bytes_read += staged_total;
-    stats->reads += pieces.size();
-    stats->read_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_read_done - t_read).count());
-    stats->decode_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_end - t_read_done).count());
+    stats->reads += staged.reads;
+    stats->read_ns += staged.read_ns;
+    stats->decode_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_end - t_decode).count());
     stats->pages += page_count;
   }
-  (void)t_start;
   // The staging buffers go back to the pool only after the device has read them: the transfers were queued before
   // the synchronization above, and the later work reads no host memory.
   return Batch(schema, std::move(out), rows, gpu::MemoryKind::kDevice, stream);
 }
+
+Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
+                             const std::vector<size_t>& columns, const SchemaPtr& schema, gpu::Stream stream,
+                             gpu::MemoryResource& mr, DeviceScanStats* stats) {
+  gpu::require_explicit_stream(stream, "read_parquet_to_device");
+  std::shared_ptr<StagedParquet> staged = stage_parquet(dataset, refs, columns);
+  return decode_staged_parquet(*staged, schema, stream, mr, stats, nullptr);
+}
+
+size_t staged_bytes(const StagedParquet& staged) { return staged.staged_total; }
+const uint8_t* staged_data(const StagedParquet& staged) { return staged.staging.data(); }
 
 #endif
 

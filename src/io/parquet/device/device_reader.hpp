@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,17 @@ bool device_parquet_supported(std::string* why = nullptr);
 Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
                              const std::vector<size_t>& columns, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr, DeviceScanStats* stats);
+
+/// The two stages of read_parquet_to_device, apart for benchmarks and for overlapping reads with decoding: the
+/// projected chunks of the row groups read into pinned host memory, then copied, decompressed and decoded on the
+/// device. `resident`, when given, holds the staged bytes already in device memory (staged_data copied there), so
+/// only decompression and decoding run.
+struct StagedParquet;
+std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
+                                             const std::vector<size_t>& columns);
+Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu::Stream stream,
+                            gpu::MemoryResource& mr, DeviceScanStats* stats, const uint8_t* resident = nullptr);
+size_t staged_bytes(const StagedParquet& staged);
+const uint8_t* staged_data(const StagedParquet& staged);
 
 }  // namespace kestrel::io

@@ -1,0 +1,137 @@
+// kestrel-gpu-scan-bench h2d GIB
+//   Pinned host-to-device copy bandwidth of one cudaMemcpyAsync of GIB GiB (best of 5).
+// kestrel-gpu-scan-bench decode PATH [ROWS_PER_BATCH] [STREAMS]
+//   Every column of the Parquet dataset at PATH cut into batches of whole row groups (about ROWS_PER_BATCH rows,
+//   default 2^25), staged in device memory once, then decompressed and decoded on the device STREAMS batches at a
+//   time (default 4), best of 3; prints the decoded column bytes per second and the compressed bytes per second.
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/error.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/memory_resource.hpp"
+#include "gpu/pinned_pool.hpp"
+#include "gpu/stream.hpp"
+#include "io/parquet/device/device_reader.hpp"
+
+namespace kestrel {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int h2d(double gib) {
+  const size_t bytes = static_cast<size_t>(gib * (1ull << 30));
+  gpu::PinnedBlock host = gpu::acquire_pinned(bytes);
+  std::memset(host.data(), 1, bytes);
+  gpu::OwnedStream stream;
+  gpu::DevicePoolMemoryResource mr(0);
+  void* device = mr.allocate(bytes, stream);
+  double best = 1e9;
+  for (int i = 0; i < 5; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(device, host.data(), bytes, cudaMemcpyHostToDevice, stream.view().handle()));
+    stream.view().synchronize();
+    best = std::min(best, seconds_since(start));
+  }
+  mr.deallocate(device, bytes, stream);
+  std::printf("h2d: %.2f GiB pinned in %.4f s: %.1f GB/s\n", gib, best, static_cast<double>(bytes) / best / 1e9);
+  return 0;
+}
+
+int decode(const std::string& path, size_t rows_per_batch, size_t streams) {
+  auto data = io::ParquetDataset::open(path);
+  std::vector<size_t> columns;
+  for (size_t c = 0; c < data->schema()->size(); ++c) columns.push_back(c);
+  SchemaPtr schema = data->project_schema(columns);
+  std::vector<std::vector<io::RowGroupRef>> batches;
+  size_t rows = 0;
+  for (const auto& ref : data->row_groups()) {
+    if (batches.empty() || rows >= rows_per_batch) {
+      batches.emplace_back();
+      rows = 0;
+    }
+    batches.back().push_back(ref);
+    rows += static_cast<size_t>(data->files()[ref.file]->row_group_num_rows(ref.row_group));
+  }
+  gpu::DevicePoolMemoryResource mr(0);
+  gpu::OwnedStream setup;
+  std::vector<std::shared_ptr<io::StagedParquet>> staged;
+  std::vector<void*> resident;
+  size_t compressed = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (const auto& refs : batches) {
+    staged.push_back(io::stage_parquet(*data, refs, columns));
+    const size_t bytes = io::staged_bytes(*staged.back());
+    void* d = mr.allocate(std::max<size_t>(bytes, 8), setup);
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(d, io::staged_data(*staged.back()), bytes, cudaMemcpyHostToDevice,
+                                       setup.view().handle()));
+    resident.push_back(d);
+    compressed += bytes;
+  }
+  setup.view().synchronize();
+  std::printf("decode: %s, %zu batches, %.2f GiB staged in %.2f s\n", path.c_str(), batches.size(),
+              static_cast<double>(compressed) / (1ull << 30), seconds_since(start));
+  std::vector<std::unique_ptr<gpu::OwnedStream>> owned;
+  for (size_t s = 0; s < streams; ++s) owned.push_back(std::make_unique<gpu::OwnedStream>());
+  double best = 1e9;
+  size_t decoded = 0;
+  for (int run = 0; run < 3; ++run) {
+    std::atomic<size_t> next{0}, out_bytes{0};
+    io::DeviceScanStats stats;
+    start = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (size_t s = 0; s < streams; ++s) {
+      threads.emplace_back([&, s] {
+        gpu::Stream stream = owned[s]->view();
+        for (size_t b = next++; b < batches.size(); b = next++) {
+          Batch out = io::decode_staged_parquet(*staged[b], schema, stream, mr, &stats,
+                                                static_cast<const uint8_t*>(resident[b]));
+          size_t bytes = 0;
+          for (size_t c = 0; c < out.num_columns(); ++c) bytes += out.column(c)->byte_size();
+          out_bytes += bytes;
+          stream.synchronize();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double t = seconds_since(start);
+    best = std::min(best, t);
+    decoded = out_bytes;
+    std::printf("  run %d: %.3f s (%s)\n", run, t, stats.describe().c_str());
+  }
+  std::printf("decode: %.2f GiB of columns from %.2f GiB of pages in %.3f s: %.1f GB/s decoded, %.1f GB/s compressed\n",
+              static_cast<double>(decoded) / (1ull << 30), static_cast<double>(compressed) / (1ull << 30), best,
+              static_cast<double>(decoded) / best / 1e9, static_cast<double>(compressed) / best / 1e9);
+  for (size_t b = 0; b < resident.size(); ++b) mr.deallocate(resident[b], std::max<size_t>(io::staged_bytes(*staged[b]), 8), setup);
+  return 0;
+}
+
+}  // namespace
+}  // namespace kestrel
+
+int main(int argc, char** argv) {
+  try {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "h2d" && argc > 2) return kestrel::h2d(std::atof(argv[2]));
+    if (mode == "decode" && argc > 2) {
+      const size_t rows = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : (size_t{1} << 25);
+      const size_t streams = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 4;
+      return kestrel::decode(argv[2], rows, streams);
+    }
+    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | decode PATH [ROWS_PER_BATCH] [STREAMS]\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
