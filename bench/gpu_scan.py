@@ -40,13 +40,14 @@ def session(binary, data, queries, sf, runs, settings, explain, extra, timeout):
         body = section.split("\n", 1)[1] if "\n" in section else ""
         mine = times[i * per_query + 1:i * per_query + 1 + runs]
         if len(mine) < runs:
-            out[q] = (None, None, "", r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed")
+            out[q] = (None, None, "", r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed", "")
             continue
-        result = body.split("\nplan\n")[0]
+        result = body.split("\nplan\n")[0].rstrip("\n") + "\n"
         rows = max(0, result.count("\n") // runs - 1)
-        out[q] = (min(mine), rows, body.split("\nplan\n")[1] if "\nplan\n" in body else "", None)
+        first = "\n".join(result.splitlines()[:1 + rows])  # the first run's result (header and rows)
+        out[q] = (min(mine), rows, body.split("\nplan\n")[1] if "\nplan\n" in body else "", None, first)
     for q in queries:
-        out.setdefault(q, (None, None, "", r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"))
+        out.setdefault(q, (None, None, "", r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed", ""))
     return out
 
 
@@ -62,6 +63,7 @@ def main():
     ap.add_argument("--no-duckdb", action="store_true")
     ap.add_argument("--settings", default="", help="extra SET statements for both sessions, ';'-separated")
     ap.add_argument("--timeout", type=int, default=1200)
+    ap.add_argument("--warm-only", action="store_true", help="no hot session (and no bounds)")
     a = ap.parse_args()
     lo, _, hi = a.queries.partition("-")
     queries = list(range(int(lo), int(hi or lo) + 1)) if "," not in a.queries else [int(x) for x in a.queries.split(",")]
@@ -82,7 +84,10 @@ def main():
     warm = session(binary, a.data, queries, sf, a.runs, ["gpu_cache = false"] + settings, True, extra, a.timeout)
     print(f"warm session: {time.perf_counter() - start:.1f} s", flush=True)
     start = time.perf_counter()
-    hot = session(binary, a.data, queries, sf, a.runs + 1, settings, False, extra, a.timeout)
+    if a.warm_only:
+        hot = {q: (None, None, "", None, None) for q in queries}
+    else:
+        hot = session(binary, a.data, queries, sf, a.runs + 1, settings, False, extra, a.timeout)
     print(f"hot session: {time.perf_counter() - start:.1f} s", flush=True)
 
     duck = {}
@@ -101,8 +106,8 @@ def main():
 
     rows_out = []
     for q in queries:
-        w_t, w_rows, explain, w_err = warm[q]
-        h_t, h_rows, _, h_err = hot[q]
+        w_t, w_rows, explain, w_err, w_text = warm[q]
+        h_t, h_rows, _, h_err, h_text = hot[q]
         m = re.search(r"GPU Parquet scan: .*?([0-9.]+) MiB read", explain)
         read_mib = float(m.group(1)) if m else 0.0
         bound = (h_t + 1.5 * read_mib * 1.048576e6 / (h2d_gbps * 1e9) + 0.05) if (h_t is not None and h2d_gbps) else None
@@ -110,6 +115,15 @@ def main():
         note = w_err or h_err or ""
         if not note and d_rows is not None and w_rows != d_rows:
             note = f"rows {w_rows} vs DuckDB {d_rows}"
+        if not note and h_text is not None and w_text != h_text:
+            note = "warm result differs from the hot one"
+            with open(out_dir / f"diff-q{q:02d}.txt", "w") as f:
+                f.write("hot:\n" + h_text + "\nwarm:\n" + w_text + "\n")
+        with open(out_dir / f"warm-q{q:02d}.csv", "w") as f:
+            f.write(w_text + "\n")
+        scan_line = next((l.strip('"') for l in explain.splitlines() if "GPU Parquet scan" in l), "")
+        with open(out_dir / "scan-stats.txt", "a") as f:
+            f.write(f"q{q:02d}: {scan_line}\n")
         rows_out.append({"query": f"q{q:02d}", "hot_s": h_t, "warm_s": w_t, "read_mib": read_mib, "bound_s": bound,
                          "within_bound": bool(w_t is not None and bound is not None and w_t <= bound),
                          "duckdb_s": d_t, "faster_than_duckdb": bool(w_t is not None and d_t and w_t < d_t),
@@ -137,7 +151,8 @@ def main():
                 f"{tot('duckdb_s'):.3f} | | |\n")
     print(f"total: hot {tot('hot_s'):.3f} s, warm {tot('warm_s'):.3f} s, read {tot('read_mib'):.0f} MiB, "
           f"duckdb {tot('duckdb_s'):.3f} s, within bound {sum(r['within_bound'] for r in rows_out)}/{len(rows_out)}, "
-          f"faster than duckdb {sum(r['faster_than_duckdb'] for r in rows_out)}/{len(rows_out)}")
+          f"faster than duckdb {sum(r['faster_than_duckdb'] for r in rows_out)}/{len(rows_out)}, "
+          f"warm results equal to hot {sum(1 for r in rows_out if not r['note'])}/{len(rows_out)}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 
-def typed_table(n=3000, seed=7):
+def typed_table(n=2000, seed=7):
     rnd = random.Random(seed)
 
     def maybe(v):
@@ -75,8 +75,8 @@ def main():
                    store_decimal_as_integer=True)
     # One large row group of strings that outgrow the dictionary: dictionary pages, then plain ones.
     rnd = random.Random(3)
-    big = pa.table({"s": pa.array(["".join(rnd.choice("abcdefghijklmnop") for _ in range(30)) for _ in range(60000)]),
-                    "k": pa.array([rnd.randint(0, 50) for _ in range(60000)], pa.int64())})
+    big = pa.table({"s": pa.array(["".join(rnd.choice("abcdefghijklmnop") for _ in range(30)) for _ in range(40000)]),
+                    "k": pa.array([rnd.randint(0, 50) for _ in range(40000)], pa.int64())})
     pq.write_table(big, out / "pa_dictionary_fallback.parquet", compression="SNAPPY", dictionary_pagesize_limit=65536)
     try:
         import duckdb

@@ -55,17 +55,17 @@ PinnedBlock acquire_pinned(size_t bytes) {
   {
     std::lock_guard lock(p.mutex);
     auto it = p.free.lower_bound(bytes);
-    // A kept block up to twice the request is used as is; bigger ones stay for bigger requests.
-    if (it != p.free.end() && it->first <= 2 * bytes + (size_t{1} << 20)) {
+    // Blocks come in power-of-two sizes: the smallest kept one that fits is the request's own size class.
+    if (it != p.free.end() && it->first < 2 * std::max(bytes, size_t{1} << 20)) {
       PinnedBlock block(it->second, it->first);
       p.kept -= it->first;
       p.free.erase(it);
       return block;
     }
   }
-  // Round up so that slightly different sizes of later batches reuse the block.
+  // Power-of-two sizes, so that later batches of slightly different sizes reuse the block.
   size_t capacity = size_t{1} << 20;
-  while (capacity < bytes) capacity += capacity < (size_t{256} << 20) ? capacity : (size_t{256} << 20);
+  while (capacity < bytes) capacity *= 2;
   return PinnedBlock(static_cast<uint8_t*>(p.pinned.allocate(capacity, Stream::host())), capacity);
 }
 

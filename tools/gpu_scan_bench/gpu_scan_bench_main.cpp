@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -93,6 +94,7 @@ int decode(const std::string& path, size_t rows_per_batch, size_t streams) {
     for (size_t s = 0; s < streams; ++s) {
       threads.emplace_back([&, s] {
         gpu::Stream stream = owned[s]->view();
+        try {
         for (size_t b = next++; b < batches.size(); b = next++) {
           Batch out = io::decode_staged_parquet(*staged[b], schema, stream, mr, &stats,
                                                 static_cast<const uint8_t*>(resident[b]));
@@ -100,6 +102,11 @@ int decode(const std::string& path, size_t rows_per_batch, size_t streams) {
           for (size_t c = 0; c < out.num_columns(); ++c) bytes += out.column(c)->byte_size();
           out_bytes += bytes;
           stream.synchronize();
+        }
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "decode failed: %s\n", e.what());
+          std::fflush(stderr);
+          std::_Exit(1);
         }
       });
     }

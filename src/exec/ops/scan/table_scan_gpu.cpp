@@ -65,6 +65,42 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   return concat_batches_gpu(parts, read_schema, stream, mr);
 }
 
+ParquetStager::ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
+                             std::vector<size_t> columns, size_t ahead)
+    : dataset_(std::move(dataset)),
+      morsels_(std::move(morsels)),
+      columns_(std::move(columns)),
+      ahead_(ahead),
+      staged_(morsels_.size()),
+      started_(morsels_.size(), 0) {}
+
+ParquetStager::~ParquetStager() {
+  // Reads still running use this object: wait for them (their results are dropped).
+  for (auto& f : staged_) {
+    if (f.valid()) f.wait();
+  }
+}
+
+void ParquetStager::start_locked(size_t morsel) {
+  if (morsel >= morsels_.size() || started_[morsel]) return;
+  started_[morsel] = 1;
+  staged_[morsel] = std::async(std::launch::async, [this, morsel] {
+                      return io::stage_parquet(*dataset_, morsels_[morsel], columns_);
+                    }).share();
+}
+
+std::shared_ptr<io::StagedParquet> ParquetStager::take(size_t morsel) {
+  std::shared_future<std::shared_ptr<io::StagedParquet>> mine;
+  {
+    std::lock_guard lock(mutex_);
+    start_locked(morsel);
+    for (size_t m = morsel + 1; m <= morsel + ahead_; ++m) start_locked(m);
+    mine = staged_[morsel];
+    staged_[morsel] = {};  // taken once: the pinned bytes go back to the pool when the decode is done
+  }
+  return mine.get();
+}
+
 void TableScanGpu::prepare(ExecContext& ctx) {
   const std::vector<size_t> morsels = table_->plan_scan(spec_);
   // Groups come from the morsels' positions in the unpruned scan, so they are the same in every query.
@@ -89,6 +125,19 @@ void TableScanGpu::prepare(ExecContext& ctx) {
     groups_.back().push_back(m);
     current = group;
   }
+  stager_.reset();
+  if (ctx.table_cache == nullptr && ctx.gpu_decode && table_->kind() == catalog::TableKind::kParquet &&
+      !spec_.columns.empty()) {
+    const auto& parquet = static_cast<const catalog::ParquetTable&>(*table_);
+    std::vector<std::vector<io::RowGroupRef>> refs;
+    for (const auto& group : groups_) {
+      refs.emplace_back();
+      for (size_t m : group) refs.back().push_back(parquet.row_group_refs().at(m));
+    }
+    const size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
+    stager_ = std::make_unique<ParquetStager>(parquet.dataset(), std::move(refs), spec_.columns, drivers);
+    stager_schema_ = schema_ ? schema_ : parquet.dataset()->project_schema(spec_.columns);
+  }
 }
 
 void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) {
@@ -96,6 +145,11 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
   const GpuScanRead read{ctx.gpu_decode, ctx.scan_stats};
   if (ctx.table_cache != nullptr && table_->kind() != catalog::TableKind::kMemory) {
     out.push_back(ctx.table_cache->read(table_, groups_[morsel], spec_, schema_, stream, read));
+    return;
+  }
+  if (stager_) {
+    std::shared_ptr<io::StagedParquet> staged = stager_->take(morsel);
+    out.push_back(io::decode_staged_parquet(*staged, stager_schema_, stream, *ctx.device_mr, ctx.scan_stats));
     return;
   }
   out.push_back(read_morsels_to_device(*table_, groups_[morsel], spec_, schema_, stream, *ctx.device_mr, read));

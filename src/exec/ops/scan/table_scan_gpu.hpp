@@ -7,8 +7,13 @@
 /// Groups are fixed per table (morsel position / group size), so every query asks the cache for the same groups.
 /// Pushed-down filters are not applied here: the plan puts them on the GPU after the scan.
 
+#include <future>
+#include <memory>
+#include <mutex>
+
 #include "catalog/table.hpp"
 #include "exec/pipeline.hpp"
+#include "io/parquet/device/device_reader.hpp"
 
 namespace kestrel::exec {
 
@@ -34,6 +39,29 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr, const GpuScanRead& read);
 
+/// Reads the file bytes of a Parquet scan's morsels ahead of the drivers: taking morsel m starts staging it (if not
+/// yet) and the next `ahead` morsels on background threads, so reads overlap the device decoding of earlier
+/// morsels. At most about `ahead` + drivers morsels are staged (in pinned memory) at once.
+class ParquetStager {
+ public:
+  ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
+                std::vector<size_t> columns, size_t ahead);
+  ~ParquetStager();
+  /// Morsel `morsel`'s staged bytes (waiting for them); rethrows the error its reads met.
+  std::shared_ptr<io::StagedParquet> take(size_t morsel);
+
+ private:
+  void start_locked(size_t morsel);
+
+  io::ParquetDatasetPtr dataset_;
+  std::vector<std::vector<io::RowGroupRef>> morsels_;
+  std::vector<size_t> columns_;
+  size_t ahead_;
+  std::mutex mutex_;
+  std::vector<std::shared_future<std::shared_ptr<io::StagedParquet>>> staged_;
+  std::vector<uint8_t> started_;
+};
+
 class TableScanGpu final : public Source {
  public:
   TableScanGpu(catalog::TablePtr table, catalog::ScanSpec spec, SchemaPtr schema)
@@ -49,6 +77,8 @@ class TableScanGpu final : public Source {
   catalog::ScanSpec spec_;
   SchemaPtr schema_;
   std::vector<std::vector<size_t>> groups_;  ///< the table morsels of each scan morsel
+  std::unique_ptr<ParquetStager> stager_;    ///< Parquet without the table cache: reads run ahead
+  SchemaPtr stager_schema_;
 };
 
 }  // namespace kestrel::exec

@@ -151,6 +151,7 @@ std::optional<gpu::DeviceCodec> device_codec(CompressionCodec codec) {
 
 /// The pages of a staged chunk, checked as the CPU decoder checks them.
 void plan_pages(ChunkJob& job, const uint8_t* staging) {
+  job.pages.clear();  // a staged batch may be decoded more than once (benchmarks)
   parquet::ByteSpan span{staging + job.staged, static_cast<size_t>(job.length)};
   try {
     const size_t values = parquet::count_chunk_values(span, job.rows);
