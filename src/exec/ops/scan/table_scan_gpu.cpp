@@ -66,11 +66,12 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
 }
 
 ParquetStager::ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
-                             std::vector<size_t> columns, size_t ahead)
+                             std::vector<size_t> columns, size_t ahead, gpu::MemoryResource& mr)
     : dataset_(std::move(dataset)),
       morsels_(std::move(morsels)),
       columns_(std::move(columns)),
       ahead_(ahead),
+      upload_{stream_.view(), &mr},
       staged_(morsels_.size()),
       started_(morsels_.size(), 0) {}
 
@@ -85,7 +86,7 @@ void ParquetStager::start_locked(size_t morsel) {
   if (morsel >= morsels_.size() || started_[morsel]) return;
   started_[morsel] = 1;
   staged_[morsel] = std::async(std::launch::async, [this, morsel] {
-                      return io::stage_parquet(*dataset_, morsels_[morsel], columns_);
+                      return io::stage_parquet(*dataset_, morsels_[morsel], columns_, &upload_);
                     }).share();
 }
 
@@ -135,7 +136,8 @@ void TableScanGpu::prepare(ExecContext& ctx) {
       for (size_t m : group) refs.back().push_back(parquet.row_group_refs().at(m));
     }
     const size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
-    stager_ = std::make_unique<ParquetStager>(parquet.dataset(), std::move(refs), spec_.columns, drivers);
+    stager_ = std::make_unique<ParquetStager>(parquet.dataset(), std::move(refs), spec_.columns, drivers,
+                                              *ctx.device_mr);
     stager_schema_ = schema_ ? schema_ : parquet.dataset()->project_schema(spec_.columns);
   }
 }

@@ -44,8 +44,9 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
 /// morsels. At most about `ahead` + drivers morsels are staged (in pinned memory) at once.
 class ParquetStager {
  public:
+  /// Staged bytes are also copied to the device (memory from `mr`) on the stager's own stream.
   ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
-                std::vector<size_t> columns, size_t ahead);
+                std::vector<size_t> columns, size_t ahead, gpu::MemoryResource& mr);
   ~ParquetStager();
   /// Morsel `morsel`'s staged bytes (waiting for them); rethrows the error its reads met.
   std::shared_ptr<io::StagedParquet> take(size_t morsel);
@@ -57,6 +58,8 @@ class ParquetStager {
   std::vector<std::vector<io::RowGroupRef>> morsels_;
   std::vector<size_t> columns_;
   size_t ahead_;
+  gpu::OwnedStream stream_;
+  io::StageUpload upload_;
   std::mutex mutex_;
   std::vector<std::shared_future<std::shared_ptr<io::StagedParquet>>> staged_;
   std::vector<uint8_t> started_;

@@ -1,3 +1,5 @@
+#include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 #include <cuda_runtime.h>
 
 #include "gpu/cuda_check.hpp"
@@ -166,14 +168,6 @@ __global__ void levels_kernel(const DevicePage* pages, int nullable, uint8_t* le
   }
 }
 
-__global__ void dense_starts_kernel(const uint32_t* nonnull, size_t count, uint64_t* dense_start) {
-  // Pages per column and batch are few (thousands): one thread keeps the sum exact and simple.
-  uint64_t sum = 0;
-  for (size_t p = 0; p < count; ++p) {
-    dense_start[p] = sum;
-    sum += nonnull[p];
-  }
-}
 
 __global__ void fixed_dictionary_kernel(const DevicePage* pages, const DeviceChunk* chunks, DeviceColumnType t,
                                         uint8_t* dictionary, uint32_t* error) {
@@ -279,11 +273,17 @@ void decode_levels(const DevicePage* pages, size_t count, int nullable, uint8_t*
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 
-void dense_starts(const uint32_t* nonnull, size_t count, uint64_t* dense_start, gpu::Stream stream) {
+void dense_starts(const uint32_t* nonnull, size_t count, uint64_t* dense_start, gpu::Stream stream,
+                  gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "dense_starts");
   if (count == 0) return;
-  dense_starts_kernel<<<1, 1, 0, stream.handle()>>>(nonnull, count, dense_start);
-  KESTREL_CUDA_CHECK_LAUNCH();
+  size_t temp = 0;
+  KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, temp, nonnull, dense_start, cuda::std::plus<uint64_t>(),
+                                                    uint64_t{0}, static_cast<int>(count), stream.handle()));
+  void* scratch = mr.allocate(std::max<size_t>(temp, 8), stream);
+  KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch, temp, nonnull, dense_start, cuda::std::plus<uint64_t>(),
+                                                    uint64_t{0}, static_cast<int>(count), stream.handle()));
+  mr.deallocate(scratch, std::max<size_t>(temp, 8), stream);
 }
 
 void decode_fixed_dictionaries(const DevicePage* pages, size_t count, const DeviceChunk* chunks,

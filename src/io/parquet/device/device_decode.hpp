@@ -18,7 +18,8 @@ void decode_levels(const DevicePage* pages, size_t count, int nullable, uint8_t*
                    uint32_t* nonnull, uint32_t* error, gpu::Stream stream);
 
 /// dense_start[p] = the sum of nonnull[q] for q < p (where page p's values go among the column's non-null values).
-void dense_starts(const uint32_t* nonnull, size_t count, uint64_t* dense_start, gpu::Stream stream);
+void dense_starts(const uint32_t* nonnull, size_t count, uint64_t* dense_start, gpu::Stream stream,
+                  gpu::MemoryResource& mr);
 
 /// Dictionary pages of fixed-width physical types into Kestrel values at
 /// dictionary[(chunks[page.chunk].dictionary_first + i) * type.out_width].

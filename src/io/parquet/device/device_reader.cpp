@@ -42,7 +42,7 @@ std::string DeviceScanStats::describe() const {
   s += ", " + mib(h2d_bytes.load()) + " to the device, " + std::to_string(pages.load()) + " pages (" +
        std::to_string(pages_device_decompressed.load()) + " decompressed on the device, " +
        std::to_string(pages_host_decompressed.load()) + " on the host), " + std::to_string(chunks_host_decoded.load()) +
-       " column chunks decoded on the host";
+       " column chunks decoded on the host, " + std::to_string(uploaded_ahead.load()) + " batches copied ahead";
   if (decode_s > 0) s += ", device decode " + std::to_string(static_cast<int>(decode_s * 1000)) + " ms summed";
   return s;
 }
@@ -62,7 +62,7 @@ Batch read_parquet_to_device(const ParquetDataset&, const std::vector<RowGroupRe
 struct StagedParquet {};
 
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset&, const std::vector<RowGroupRef>&,
-                                             const std::vector<size_t>&) {
+                                             const std::vector<size_t>&, const StageUpload*) {
   throw NotImplemented("this build of Kestrel has no GPU support");
 }
 
@@ -89,7 +89,7 @@ bool device_parquet_supported(std::string*) { return true; }
 
 namespace {
 
-constexpr uint64_t kCoalesceGap = uint64_t{1} << 20;  ///< reads span gaps up to this between wanted chunks
+constexpr uint64_t kCoalesceGap = uint64_t{128} << 10;  ///< reads span gaps up to this between wanted chunks
 constexpr size_t kReadPiece = size_t{8} << 20;        ///< one I/O task reads at most this much
 constexpr size_t kIoThreads = 4;                      ///< per batch (each GPU driver reads its own batches)
 constexpr size_t kAlign = 16;
@@ -151,7 +151,6 @@ std::optional<gpu::DeviceCodec> device_codec(CompressionCodec codec) {
 
 /// The pages of a staged chunk, checked as the CPU decoder checks them.
 void plan_pages(ChunkJob& job, const uint8_t* staging) {
-  job.pages.clear();  // a staged batch may be decoded more than once (benchmarks)
   parquet::ByteSpan span{staging + job.staged, static_cast<size_t>(job.length)};
   try {
     const size_t values = parquet::count_chunk_values(span, job.rows);
@@ -237,6 +236,7 @@ struct ColumnWork {
   std::vector<DeviceChunk> chunks;
   size_t dictionary_entries = 0;
   size_t data_table = 0, dictionary_table = 0, chunk_table = 0;  ///< offsets in the upload block
+  size_t start_table = 0, nonnull_table = 0, dense_table = 0;    ///< required columns: per page, from the host
   // Device scratch of phase 1.
   uint8_t* levels = nullptr;
   uint32_t* ranks = nullptr;
@@ -311,10 +311,20 @@ struct StagedParquet {
   uint64_t staged_total = 0;
   size_t reads = 0;
   uint64_t read_ns = 0;
+  // The bytes already sent to the device (StageUpload), until the decode takes them over.
+  gpu::MemoryResource* device_mr = nullptr;
+  uint8_t* device_raw = nullptr;
+  gpu::Stream upload_stream;
+  std::unique_ptr<gpu::Event> uploaded;
+
+  ~StagedParquet() {
+    // Never decoded: only the upload stream used the bytes.
+    if (device_raw != nullptr) device_mr->deallocate(device_raw, std::max<uint64_t>(staged_total, 8), upload_stream);
+  }
 };
 
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
-                                             const std::vector<size_t>& columns) {
+                                             const std::vector<size_t>& columns, const StageUpload* upload) {
   auto staged = std::make_shared<StagedParquet>();
   std::vector<uint64_t>& first_rows = staged->first_rows;
   first_rows.assign(refs.size() + 1, 0);
@@ -389,6 +399,20 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
   staged->staged_total = staged_total;
   staged->reads = pieces.size();
   staged->read_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_read_done - t_read).count());
+  // Page headers are checked here, off the decoding driver's path.
+  for (ChunkJob& job : jobs) plan_pages(job, staging.data());
+  if (upload != nullptr) {
+    try {
+      staged->device_raw = static_cast<uint8_t*>(upload->mr->allocate(std::max<uint64_t>(staged_total, 8), upload->stream));
+    } catch (const ResourceExhausted&) {
+      return staged;  // no room ahead of the decode: it copies the bytes itself
+    }
+    staged->device_mr = upload->mr;
+    staged->upload_stream = upload->stream;
+    h2d(staged->device_raw, staging.data(), staged_total, upload->stream);
+    staged->uploaded = std::make_unique<gpu::Event>();
+    staged->uploaded->record(upload->stream);
+  }
   return staged;
 }
 
@@ -407,15 +431,20 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   } columns{staged.columns};
   Scratch scratch{stream, mr, {}};
   uint8_t* raw = nullptr;
+  uint8_t* owned_raw = nullptr;  ///< taken over from the upload: freed on this stream after the decode
+  const bool uploaded = resident == nullptr && staged.device_raw != nullptr;
   if (resident != nullptr) {
     raw = const_cast<uint8_t*>(resident);
+  } else if (uploaded) {
+    staged.uploaded->wait(stream);
+    raw = owned_raw = staged.device_raw;
+    staged.device_raw = nullptr;
   } else {
     raw = scratch.alloc(staged_total);
     h2d(raw, staging.data(), staged_total, stream);
   }
 
   // 3. Page headers on the host; the path of each column.
-  for (ChunkJob& job : jobs) plan_pages(job, staging.data());
   std::vector<ColumnWork> work(columns.size());
   for (size_t j = 0; j < jobs.size(); ++j) work[jobs[j].column].jobs.push_back(j);
   for (size_t c = 0; c < columns.size(); ++c) {
@@ -600,6 +629,18 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       w.chunks.push_back(chunk);
     }
     if (w.dictionary_entries >= (size_t{1} << 31)) w.path = ColumnPath::kHost;
+    if (!w.nullable) {
+      // Without levels every value of a page is there: where its values start and go is known here.
+      std::vector<uint32_t> starts(w.data_pages.size(), 0), counts;
+      std::vector<uint64_t> dense;
+      for (const DevicePage& page : w.data_pages) {
+        counts.push_back(page.num_values);
+        dense.push_back(page.first_row);
+      }
+      w.start_table = upload.add(starts);
+      w.nonnull_table = upload.add(counts);
+      w.dense_table = upload.add(dense);
+    }
     w.data_table = upload.add(w.data_pages);
     w.dictionary_table = upload.add(w.dictionary_pages);
     w.chunk_table = upload.add(w.chunks);
@@ -608,6 +649,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   uint8_t* tables = upload.upload(scratch, upload_pinned);
   if (stats != nullptr) {
     stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + host_inflated_total;
+    if (uploaded) stats->uploaded_ahead += 1;
     stats->pages_host_decompressed += host_inflates.size();
   }
   for (const CodecBatch& b : codec_batches) {
@@ -639,16 +681,24 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     const auto* dictionary_pages = reinterpret_cast<const DevicePage*>(tables + w.dictionary_table);
     const auto* chunks = reinterpret_cast<const DeviceChunk*>(tables + w.chunk_table);
     const size_t n = w.data_pages.size();
-    w.value_start = scratch.alloc<uint32_t>(n);
-    w.nonnull = scratch.alloc<uint32_t>(n);
-    w.dense_start = scratch.alloc<uint64_t>(n);
+    if (w.nullable) {
+      w.value_start = scratch.alloc<uint32_t>(n);
+      w.nonnull = scratch.alloc<uint32_t>(n);
+      w.dense_start = scratch.alloc<uint64_t>(n);
+    } else {
+      w.value_start = reinterpret_cast<uint32_t*>(tables + w.start_table);
+      w.nonnull = reinterpret_cast<uint32_t*>(tables + w.nonnull_table);
+      w.dense_start = reinterpret_cast<uint64_t*>(tables + w.dense_table);
+    }
     if (w.nullable) {
       w.levels = scratch.alloc<uint8_t>(rows);
       // Chunks without levels (required in their file) are all valid.
       KESTREL_CUDA_CHECK(cudaMemsetAsync(w.levels, 1, rows, stream.handle()));
     }
-    dev::decode_levels(data_pages, n, w.nullable ? 1 : 0, w.levels, w.value_start, w.nonnull, error, stream);
-    dev::dense_starts(w.nonnull, n, w.dense_start, stream);
+    if (w.nullable) {
+      dev::decode_levels(data_pages, n, 1, w.levels, w.value_start, w.nonnull, error, stream);
+      dev::dense_starts(w.nonnull, n, w.dense_start, stream, mr);
+    }
     if (n > 0) {
       d2h(&status[c].last_dense_start, w.dense_start + n - 1, sizeof(uint64_t), stream);
       d2h(&status[c].last_nonnull, w.nonnull + n - 1, sizeof(uint32_t), stream);
@@ -852,7 +902,9 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     stats->pages += page_count;
   }
   // The staging buffers go back to the pool only after the device has read them: the transfers were queued before
-  // the synchronization above, and the later work reads no host memory.
+  // the synchronization above, and the later work reads no host memory. The device copy of the file bytes is freed
+  // in this stream's order, after the kernels that read it.
+  if (owned_raw != nullptr) mr.deallocate(owned_raw, std::max<uint64_t>(staged_total, 8), stream);
   return Batch(schema, std::move(out), rows, gpu::MemoryKind::kDevice, stream);
 }
 
@@ -860,7 +912,7 @@ Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<Ro
                              const std::vector<size_t>& columns, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr, DeviceScanStats* stats) {
   gpu::require_explicit_stream(stream, "read_parquet_to_device");
-  std::shared_ptr<StagedParquet> staged = stage_parquet(dataset, refs, columns);
+  std::shared_ptr<StagedParquet> staged = stage_parquet(dataset, refs, columns, nullptr);
   return decode_staged_parquet(*staged, schema, stream, mr, stats, nullptr);
 }
 

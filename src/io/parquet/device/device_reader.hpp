@@ -35,6 +35,7 @@ struct DeviceScanStats {
   std::atomic<uint64_t> pages_host_decompressed{0};  ///< codecs the device path lacks
   std::atomic<uint64_t> chunks_host_decoded{0};      ///< encodings the device path lacks
   std::atomic<uint64_t> decode_ns{0};  ///< wall time from the transfer to the finished batch (summed)
+  std::atomic<uint64_t> uploaded_ahead{0};  ///< batches whose bytes were copied to the device by the read-ahead
 
   /// "GPU Parquet scan: 12 batches, 1.2 GiB read in 40 reads (pinned staging, GPUDirect Storage not used), ...".
   std::string describe() const;
@@ -54,9 +55,15 @@ Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<Ro
 /// projected chunks of the row groups read into pinned host memory, then copied, decompressed and decoded on the
 /// device. `resident`, when given, holds the staged bytes already in device memory (staged_data copied there), so
 /// only decompression and decoding run.
+/// With a StageUpload, staging also copies the bytes to the device (memory from `mr`, on `stream`), so the copy of
+/// one batch overlaps the decoding of others; without room in `mr` it leaves the copy to the decode.
 struct StagedParquet;
+struct StageUpload {
+  gpu::Stream stream;
+  gpu::MemoryResource* mr = nullptr;
+};
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
-                                             const std::vector<size_t>& columns);
+                                             const std::vector<size_t>& columns, const StageUpload* upload = nullptr);
 Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu::Stream stream,
                             gpu::MemoryResource& mr, DeviceScanStats* stats, const uint8_t* resident = nullptr);
 size_t staged_bytes(const StagedParquet& staged);
