@@ -1,5 +1,8 @@
 #include "gpu/device.hpp"
 
+#include <cstdlib>
+#include <string>
+
 #include "gpu/cuda_check.hpp"
 
 namespace kestrel::gpu {
@@ -45,6 +48,16 @@ std::optional<DeviceInfo> usable_device(std::string* reason) {
   int pools = 0;
   KESTREL_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0));
   info.memory_pools = pools != 0;
+  // How host threads wait for the GPU (KESTREL_CUDA_SYNC=spin|yield|block; default: CUDA's choice, which spins
+  // while there are fewer busy threads than cores). Set before the context exists; a later call is ignored.
+  if (const char* sync = std::getenv("KESTREL_CUDA_SYNC"); sync != nullptr) {
+    const std::string mode = sync;
+    unsigned flags = mode == "spin" ? cudaDeviceScheduleSpin
+                     : mode == "yield" ? cudaDeviceScheduleYield
+                     : mode == "block" ? cudaDeviceScheduleBlockingSync
+                                       : cudaDeviceScheduleAuto;
+    if (cudaSetDeviceFlags(flags) != cudaSuccess) (void)cudaGetLastError();
+  }
   KESTREL_CUDA_CHECK(cudaSetDevice(0));
   KESTREL_CUDA_CHECK(cudaMemGetInfo(&info.free_memory, &info.total_memory));
   if (info.compute_major < 7) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <future>
 #include <unordered_map>
 
@@ -135,7 +136,11 @@ void TableScanGpu::prepare(ExecContext& ctx) {
       refs.emplace_back();
       for (size_t m : group) refs.back().push_back(parquet.row_group_refs().at(m));
     }
-    const size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
+    size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
+    // Morsels staged ahead of the drivers: as many as drivers (KESTREL_READ_AHEAD overrides, for benchmarks).
+    if (const char* env = std::getenv("KESTREL_READ_AHEAD"); env != nullptr && std::atoi(env) > 0) {
+      drivers = static_cast<size_t>(std::atoi(env));
+    }
     stager_ = std::make_unique<ParquetStager>(parquet.dataset(), std::move(refs), spec_.columns, drivers,
                                               *ctx.device_mr);
     stager_schema_ = schema_ ? schema_ : parquet.dataset()->project_schema(spec_.columns);

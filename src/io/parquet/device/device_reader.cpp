@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -91,7 +92,15 @@ namespace {
 
 constexpr uint64_t kCoalesceGap = uint64_t{128} << 10;  ///< reads span gaps up to this between wanted chunks
 constexpr size_t kReadPiece = size_t{8} << 20;        ///< one I/O task reads at most this much
-constexpr size_t kIoThreads = 4;                      ///< per batch (each GPU driver reads its own batches)
+/// I/O threads per staged batch (several batches stage at once); KESTREL_IO_THREADS overrides (benchmarks).
+size_t io_threads() {
+  static const size_t n = [] {
+    const char* env = std::getenv("KESTREL_IO_THREADS");
+    const long v = env != nullptr ? std::strtol(env, nullptr, 10) : 0;
+    return v > 0 ? static_cast<size_t>(v) : size_t{4};
+  }();
+  return n;
+}
 constexpr size_t kAlign = 16;
 
 size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -284,7 +293,7 @@ DeviceColumnType device_type_of(const parquet::ColumnDescriptor& d) {
 ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<size_t>& ids, const LogicalType& type,
                          gpu::Stream stream, gpu::MemoryResource& mr) {
   std::vector<ColumnPtr> parts(ids.size());
-  parallel_for(ids.size(), kIoThreads, [&](size_t i) {
+  parallel_for(ids.size(), io_threads(), [&](size_t i) {
     const ChunkJob& job = jobs[ids[i]];
     parts[i] = job.file->read_column_chunk(job.row_group, job.file_column);
   });
@@ -392,7 +401,7 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
   staged->staging = gpu::acquire_pinned(std::max<uint64_t>(staged_total, 64));
   gpu::PinnedBlock& staging = staged->staging;
   const auto t_read = std::chrono::steady_clock::now();
-  parallel_for(pieces.size(), kIoThreads, [&](size_t i) {
+  parallel_for(pieces.size(), io_threads(), [&](size_t i) {
     pieces[i].file->read_bytes(pieces[i].offset, static_cast<size_t>(pieces[i].length), staging.data() + pieces[i].staged);
   });
   const auto t_read_done = std::chrono::steady_clock::now();
@@ -532,7 +541,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   uint8_t* host_inflated_device = nullptr;
   if (!host_inflates.empty()) {
     host_inflated = gpu::acquire_pinned(host_inflated_total);
-    parallel_for(host_inflates.size(), kIoThreads, [&](size_t i) {
+    parallel_for(host_inflates.size(), io_threads(), [&](size_t i) {
       const HostInflate& h = host_inflates[i];
       const ChunkJob& job = jobs[h.job];
       const PageLayout& page = job.pages[h.page];
