@@ -52,6 +52,17 @@ class GpuStepTimer {
   std::optional<gpu::Event> start_;
 };
 
+/// Runs one step's call; a memory budget it exhausts is reported with the step's name ("HashJoinBuild [GPU]: GPU
+/// memory budget of ... exceeded"), so the user learns which operator's state did not fit.
+template <typename Step, typename F>
+void run_step(const Step& step, F call) {
+  try {
+    call();
+  } catch (const ResourceExhausted& e) {
+    throw ResourceExhausted(step.name() + ": " + e.message());
+  }
+}
+
 /// Pushes `batch` through operators [op, end) and into the sink.
 void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, Sink::LocalState& local,
           ExecContext& ctx) {
@@ -60,14 +71,14 @@ void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, 
   if (op == p.operators.size()) {
     uint64_t rows = batch.num_rows();
     GpuStepTimer timer(stats ? &stats->sink : nullptr, batch);
-    p.sink->consume(local, morsel, sequence++, std::move(batch), ctx);
+    run_step(*p.sink, [&] { p.sink->consume(local, morsel, sequence++, std::move(batch), ctx); });
     timer.stop();
     record(stats ? &stats->sink : nullptr, start, rows);
     return;
   }
   std::vector<Batch> out;
   GpuStepTimer timer(stats ? stats->operators[op].get() : nullptr, batch);
-  p.operators[op]->execute(batch, ctx, out);
+  run_step(*p.operators[op], [&] { p.operators[op]->execute(batch, ctx, out); });
   timer.stop();
   if (stats != nullptr) {
     uint64_t rows = 0;
@@ -113,7 +124,7 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
         ctx.check_cancelled();
         std::vector<Batch> batches;
         uint64_t read_start = p.stats ? now_nanos() : 0;
-        p.source->read(m, ctx, batches);
+        run_step(*p.source, [&] { p.source->read(m, ctx, batches); });
         if (p.stats) {
           uint64_t rows = 0;
           for (const auto& b : batches) rows += b.num_rows();
@@ -124,7 +135,7 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
         if (ctx.progress) ctx.progress(index, m + 1, morsels, count);
       }
       std::lock_guard lock(combine_mutex);
-      if (!failed.load()) p.sink->combine(*local, ctx);
+      if (!failed.load()) run_step(*p.sink, [&] { p.sink->combine(*local, ctx); });
     } catch (...) {
       std::lock_guard lock(combine_mutex);
       if (!error) error = std::current_exception();
@@ -143,7 +154,7 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
   }
   if (error) std::rethrow_exception(error);
   uint64_t finalize_start = p.stats ? now_nanos() : 0;
-  p.sink->finalize(ctx);
+  run_step(*p.sink, [&] { p.sink->finalize(ctx); });
   if (p.stats) {
     record(&p.stats->sink, finalize_start, 0);
     const uint64_t end = now_nanos();

@@ -127,6 +127,20 @@ Opts default_opts() {
   return o;
 }
 
+/// One batched decompression: the scratch size for the batch, the call, the scratch freed in stream order.
+template <typename TempFn, typename RunFn, typename Opts>
+void run_batch(DeviceCodec codec, TempFn temp_size, RunFn run, Opts opts, const DeviceDecompressBatch& b,
+               Stream stream, MemoryResource& mr) {
+  auto* s = reinterpret_cast<cudaStream_t>(stream.handle());
+  size_t temp = 0;
+  check(temp_size(b.count, b.max_output_bytes, opts, &temp, b.total_output_bytes, s), codec, "temp size");
+  void* scratch = temp > 0 ? mr.allocate(temp, stream) : nullptr;
+  const nvcompStatus_t status = run(b.inputs, b.input_bytes, b.output_capacity, b.actual_bytes, b.count, scratch, temp,
+                                    b.outputs, opts, reinterpret_cast<nvcompStatus_t*>(b.statuses), s);
+  if (scratch != nullptr) mr.deallocate(scratch, temp, stream);
+  check(status, codec, "decompression");
+}
+
 }  // namespace
 
 bool device_codec_available(DeviceCodec, std::string* why) {
@@ -142,51 +156,18 @@ void decompress_on_device(DeviceCodec codec, const DeviceDecompressBatch& b, Str
   const NvcompApi& a = api();
   if (!a.error.empty()) throw NotImplemented(a.error);
   if (b.count == 0) return;
-  auto* s = reinterpret_cast<cudaStream_t>(stream.handle());
-  auto* statuses = reinterpret_cast<nvcompStatus_t*>(b.statuses);
-  size_t temp = 0;
   switch (codec) {
-    case DeviceCodec::kSnappy: {
-      auto o = default_opts<nvcompBatchedSnappyDecompressOpts_t>();
-      check(a.snappy_temp(b.count, b.max_output_bytes, o, &temp, b.total_output_bytes, s), codec, "temp size");
-      void* scratch = temp > 0 ? mr.allocate(temp, stream) : nullptr;
-      nvcompStatus_t st = a.snappy(b.inputs, b.input_bytes, b.output_capacity, b.actual_bytes, b.count, scratch, temp,
-                                   b.outputs, o, statuses, s);
-      if (scratch) mr.deallocate(scratch, temp, stream);
-      check(st, codec, "decompression");
-      return;
-    }
-    case DeviceCodec::kZstd: {
-      auto o = default_opts<nvcompBatchedZstdDecompressOpts_t>();
-      check(a.zstd_temp(b.count, b.max_output_bytes, o, &temp, b.total_output_bytes, s), codec, "temp size");
-      void* scratch = temp > 0 ? mr.allocate(temp, stream) : nullptr;
-      nvcompStatus_t st = a.zstd(b.inputs, b.input_bytes, b.output_capacity, b.actual_bytes, b.count, scratch, temp,
-                                 b.outputs, o, statuses, s);
-      if (scratch) mr.deallocate(scratch, temp, stream);
-      check(st, codec, "decompression");
-      return;
-    }
+    case DeviceCodec::kSnappy:
+      return run_batch(codec, a.snappy_temp, a.snappy, default_opts<nvcompBatchedSnappyDecompressOpts_t>(), b, stream, mr);
+    case DeviceCodec::kZstd:
+      return run_batch(codec, a.zstd_temp, a.zstd, default_opts<nvcompBatchedZstdDecompressOpts_t>(), b, stream, mr);
     case DeviceCodec::kLz4: {
       auto o = default_opts<nvcompBatchedLZ4DecompressOpts_t>();
       o.data_type = NVCOMP_TYPE_CHAR;
-      check(a.lz4_temp(b.count, b.max_output_bytes, o, &temp, b.total_output_bytes, s), codec, "temp size");
-      void* scratch = temp > 0 ? mr.allocate(temp, stream) : nullptr;
-      nvcompStatus_t st = a.lz4(b.inputs, b.input_bytes, b.output_capacity, b.actual_bytes, b.count, scratch, temp,
-                                b.outputs, o, statuses, s);
-      if (scratch) mr.deallocate(scratch, temp, stream);
-      check(st, codec, "decompression");
-      return;
+      return run_batch(codec, a.lz4_temp, a.lz4, o, b, stream, mr);
     }
-    case DeviceCodec::kGzip: {
-      auto o = default_opts<nvcompBatchedGzipDecompressOpts_t>();
-      check(a.gzip_temp(b.count, b.max_output_bytes, o, &temp, b.total_output_bytes, s), codec, "temp size");
-      void* scratch = temp > 0 ? mr.allocate(temp, stream) : nullptr;
-      nvcompStatus_t st = a.gzip(b.inputs, b.input_bytes, b.output_capacity, b.actual_bytes, b.count, scratch, temp,
-                                 b.outputs, o, statuses, s);
-      if (scratch) mr.deallocate(scratch, temp, stream);
-      check(st, codec, "decompression");
-      return;
-    }
+    case DeviceCodec::kGzip:
+      return run_batch(codec, a.gzip_temp, a.gzip, default_opts<nvcompBatchedGzipDecompressOpts_t>(), b, stream, mr);
   }
 }
 

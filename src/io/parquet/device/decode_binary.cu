@@ -12,16 +12,6 @@ namespace kestrel::io::parquet::device {
 
 namespace {
 
-constexpr int32_t kPlain = static_cast<int32_t>(Encoding::kPlain);
-constexpr int32_t kPlainDictionary = static_cast<int32_t>(Encoding::kPlainDictionary);
-constexpr int32_t kRleDictionary = static_cast<int32_t>(Encoding::kRleDictionary);
-constexpr int32_t kByteArray = static_cast<int32_t>(PhysicalType::kByteArray);
-
-__device__ uint32_t load_le32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) | (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
-}
-
 /// IEEE half precision to float, bit for bit as the CPU's float16_to_float (NaN payloads kept).
 __device__ float half_to_float(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
@@ -113,24 +103,16 @@ __global__ void binary_pages_kernel(const DevicePage* pages, const DeviceChunk* 
     case kPlainDictionary:
     case kRleDictionary: {
       const DeviceChunk chunk = chunks[page.chunk];
-      if (!chunk.has_dictionary || size < 1) return fail(DecodeError::kIndices);
-      const int bit_width = values[0];
-      if (bit_width > 32) return fail(DecodeError::kIndices);
       const uint64_t first = chunk.dictionary_first;
-      const uint32_t limit = chunk.dictionary_size;
-      const bool ok = rle_decode_block(values + 1, values + size, bit_width, m, [&](uint32_t i, uint32_t index) {
-        if (index >= limit) {
-          set_error(error, static_cast<uint32_t>(DecodeError::kIndices));
-          return;
-        }
-        if (indices != nullptr) {
-          indices[base + i] = static_cast<int32_t>(first + index);
-        } else {
-          src[base + i] = dictionary_src[first + index];
-          len[base + i] = dictionary_len[first + index];
-        }
-      });
-      if (!ok) fail(DecodeError::kIndices);
+      decode_dictionary_indices(values, size, m, chunk.has_dictionary != 0, chunk.dictionary_size, error,
+                                static_cast<uint32_t>(DecodeError::kIndices), [&](uint32_t i, uint32_t index) {
+                                  if (indices != nullptr) {
+                                    indices[base + i] = static_cast<int32_t>(first + index);
+                                  } else {
+                                    src[base + i] = dictionary_src[first + index];
+                                    len[base + i] = dictionary_len[first + index];
+                                  }
+                                });
       return;
     }
     default: return fail(DecodeError::kValues);

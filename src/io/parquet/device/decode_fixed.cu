@@ -12,20 +12,6 @@ namespace kestrel::io::parquet::device {
 
 namespace {
 
-constexpr int32_t kRle = static_cast<int32_t>(Encoding::kRle);
-constexpr int32_t kBitPacked = static_cast<int32_t>(Encoding::kBitPacked);
-constexpr int32_t kPlain = static_cast<int32_t>(Encoding::kPlain);
-constexpr int32_t kPlainDictionary = static_cast<int32_t>(Encoding::kPlainDictionary);
-constexpr int32_t kRleDictionary = static_cast<int32_t>(Encoding::kRleDictionary);
-constexpr int32_t kByteStreamSplit = static_cast<int32_t>(Encoding::kByteStreamSplit);
-constexpr int32_t kBoolean = static_cast<int32_t>(PhysicalType::kBoolean);
-constexpr int32_t kInt96 = static_cast<int32_t>(PhysicalType::kInt96);
-
-__device__ uint32_t load_le32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) | (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
-}
-
 template <typename T>
 __device__ T load_unaligned(const uint8_t* p) {
   T v;
@@ -201,7 +187,6 @@ __global__ void fixed_pages_kernel(const DevicePage* pages, const DeviceChunk* c
   if (m == 0 || start > page.body_size) return;
   const uint8_t* values = page.body + start;
   const uint32_t size = page.body_size - start;
-  const uint8_t* end = values + size;
   const int ow = t.out_width;
   uint8_t* out = dense + dense_start[blockIdx.x] * static_cast<uint64_t>(ow);
   const uint32_t pw = static_cast<uint32_t>(t.physical_width);
@@ -232,19 +217,12 @@ __global__ void fixed_pages_kernel(const DevicePage* pages, const DeviceChunk* c
     case kPlainDictionary:
     case kRleDictionary: {
       const DeviceChunk chunk = chunks[page.chunk];
-      if (!chunk.has_dictionary || size < 1) return fail(DecodeError::kIndices);
-      const int bit_width = values[0];
-      if (bit_width > 32) return fail(DecodeError::kIndices);
       const uint8_t* entries = dictionary + chunk.dictionary_first * static_cast<uint64_t>(ow);
-      const uint32_t limit = chunk.dictionary_size;
-      const bool ok = rle_decode_block(values + 1, end, bit_width, m, [&](uint32_t i, uint32_t index) {
-        if (index >= limit) {
-          set_error(error, static_cast<uint32_t>(DecodeError::kIndices));
-          return;
-        }
-        copy_value(entries + static_cast<uint64_t>(index) * ow, out + static_cast<uint64_t>(i) * ow, ow);
-      });
-      if (!ok) fail(DecodeError::kIndices);
+      decode_dictionary_indices(values, size, m, chunk.has_dictionary != 0, chunk.dictionary_size, error,
+                                static_cast<uint32_t>(DecodeError::kIndices), [&](uint32_t i, uint32_t index) {
+                                  copy_value(entries + static_cast<uint64_t>(index) * ow,
+                                             out + static_cast<uint64_t>(i) * ow, ow);
+                                });
       return;
     }
     case kByteStreamSplit: {

@@ -1,13 +1,32 @@
 #pragma once
-/// Device decoding of Parquet's RLE / bit-packing hybrid, block-cooperative: thread 0 reads run headers into shared
+/// Device helpers of the Parquet decoding kernels, and decoding of Parquet's RLE / bit-packing hybrid, block-cooperative: thread 0 reads run headers into shared
 /// memory, a batch at a time, and all threads expand the batch's values. Checks mirror RleBitPackedDecoder (the CPU
 /// twin): a malformed header, an RLE value wider than the bit width or too few values make it return false.
 
 #include <cstdint>
 
+#include "io/parquet/parquet_format.hpp"
+
 namespace kestrel::io::parquet::device {
 
 constexpr int kDecodeThreads = 256;
+
+/// Encodings and physical types as the page table stores them (int32).
+constexpr int32_t kRle = static_cast<int32_t>(Encoding::kRle);
+constexpr int32_t kBitPacked = static_cast<int32_t>(Encoding::kBitPacked);
+constexpr int32_t kPlain = static_cast<int32_t>(Encoding::kPlain);
+constexpr int32_t kPlainDictionary = static_cast<int32_t>(Encoding::kPlainDictionary);
+constexpr int32_t kRleDictionary = static_cast<int32_t>(Encoding::kRleDictionary);
+constexpr int32_t kByteStreamSplit = static_cast<int32_t>(Encoding::kByteStreamSplit);
+constexpr int32_t kBoolean = static_cast<int32_t>(PhysicalType::kBoolean);
+constexpr int32_t kInt96 = static_cast<int32_t>(PhysicalType::kInt96);
+constexpr int32_t kByteArray = static_cast<int32_t>(PhysicalType::kByteArray);
+
+/// A little-endian 32-bit length prefix at p (any alignment).
+__device__ inline uint32_t load_le32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) | (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
+}
 
 /// Bits [bit, bit + width) of the little-endian bit stream at p (width 0..32); bytes at or past `end` read as 0.
 __device__ inline uint32_t read_bits(const uint8_t* p, const uint8_t* end, uint64_t bit, int width) {
@@ -133,5 +152,25 @@ __device__ bool rle_decode_block(const uint8_t* data, const uint8_t* end, int bi
 
 /// Records the first error code of a column.
 __device__ inline void set_error(uint32_t* error, uint32_t code) { atomicCAS(error, 0u, code); }
+
+/// The `count` dictionary indices of a page's values [values, values + size) (a bit width byte, then the hybrid
+/// stream), each checked against the chunk's dictionary of `dictionary_size` entries (`has_dictionary`): calls
+/// emit(i, index) per value from every thread of the block; a malformed stream or index sets `error` to `code`.
+template <typename Emit>
+__device__ void decode_dictionary_indices(const uint8_t* values, uint32_t size, uint32_t count, bool has_dictionary,
+                                          uint32_t dictionary_size, uint32_t* error, uint32_t code, Emit emit) {
+  if (!has_dictionary || size < 1 || values[0] > 32) {
+    if (threadIdx.x == 0) set_error(error, code);
+    return;
+  }
+  const bool ok = rle_decode_block(values + 1, values + size, values[0], count, [&](uint32_t i, uint32_t index) {
+    if (index >= dictionary_size) {
+      set_error(error, code);
+      return;
+    }
+    emit(i, index);
+  });
+  if (!ok && threadIdx.x == 0) set_error(error, code);
+}
 
 }  // namespace kestrel::io::parquet::device
