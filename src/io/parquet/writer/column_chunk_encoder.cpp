@@ -49,24 +49,84 @@ struct DictionaryEncoding {
   int bit_width = 1;
 };
 
-/// Builds the dictionary, or nullopt when its PLAIN size would pass `limit` bytes.
-std::optional<DictionaryEncoding> build_dictionary(const PhysicalValues& v, size_t limit) {
+/// Builds the dictionary, or nullopt when its PLAIN size would pass `limit` bytes. An open-addressing table of
+/// entry numbers finds each value's entry; `key(i)` gives value i's hash key and `same(e, i)` compares entry e with
+/// value i. Entries stay positions in `v`.
+constexpr size_t kDictionaryProbeValues = 16384;
+
+template <typename Key, typename Same>
+std::optional<DictionaryEncoding> build_dictionary_with(const PhysicalValues& v, size_t limit, Key key, Same same) {
   DictionaryEncoding d;
-  std::unordered_map<std::string_view, uint32_t> index_of;
   d.indices.reserve(v.size());
+  const bool byte_array = v.is_byte_array();
+  size_t capacity = 1024;
+  std::vector<uint32_t> slots(capacity, UINT32_MAX);  ///< entry number, or UINT32_MAX for empty
+  std::vector<uint64_t> hashes;                       ///< per entry
   size_t dictionary_bytes = 0;
   for (size_t i = 0; i < v.size(); ++i) {
-    std::string_view value = v.at(i);
-    auto [it, inserted] = index_of.emplace(value, static_cast<uint32_t>(d.entries.size()));
-    if (inserted) {
-      d.entries.push_back(static_cast<uint32_t>(i));
-      dictionary_bytes += value.size() + (v.is_byte_array() ? 4 : 0);
-      if (dictionary_bytes > limit) return std::nullopt;
+    // Give up early when the first values already promise a dictionary far past the limit.
+    if (i == kDictionaryProbeValues && dictionary_bytes * (v.size() / i) > 4 * limit) return std::nullopt;
+    const uint64_t h = key(i);
+    size_t mask = capacity - 1;
+    size_t s = h & mask;
+    uint32_t found = UINT32_MAX;
+    while (slots[s] != UINT32_MAX) {
+      const uint32_t e = slots[s];
+      if (hashes[e] == h && same(e, i, d)) {
+        found = e;
+        break;
+      }
+      s = (s + 1) & mask;
     }
-    d.indices.push_back(it->second);
+    if (found == UINT32_MAX) {
+      found = static_cast<uint32_t>(d.entries.size());
+      d.entries.push_back(static_cast<uint32_t>(i));
+      hashes.push_back(h);
+      dictionary_bytes += (byte_array ? v.at(i).size() + 4 : v.width);
+      if (dictionary_bytes > limit) return std::nullopt;
+      slots[s] = found;
+      if (2 * d.entries.size() > capacity) {  // keep the table at most half full
+        capacity *= 2;
+        mask = capacity - 1;
+        slots.assign(capacity, UINT32_MAX);
+        for (uint32_t e = 0; e < d.entries.size(); ++e) {
+          size_t t = hashes[e] & mask;
+          while (slots[t] != UINT32_MAX) t = (t + 1) & mask;
+          slots[t] = e;
+        }
+      }
+    }
+    d.indices.push_back(found);
   }
   d.bit_width = std::max(1, bit_width_for(d.entries.empty() ? 0 : d.entries.size() - 1));
   return d;
+}
+
+uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+std::optional<DictionaryEncoding> build_dictionary(const PhysicalValues& v, size_t limit) {
+  if (!v.is_byte_array() && v.width <= 8) {
+    // Values of up to 8 bytes are their own keys: hashed and compared as integers.
+    const uint8_t* data = v.data.data();
+    const size_t width = v.width;
+    auto load = [data, width](size_t i) {
+      uint64_t x = 0;
+      std::memcpy(&x, data + i * width, width);
+      return x;
+    };
+    return build_dictionary_with(
+        v, limit, [&](size_t i) { return mix64(load(i)); },
+        [&](uint32_t e, size_t i, const DictionaryEncoding& d) { return load(d.entries[e]) == load(i); });
+  }
+  return build_dictionary_with(
+      v, limit, [&](size_t i) { return static_cast<uint64_t>(std::hash<std::string_view>{}(v.at(i))); },
+      [&](uint32_t e, size_t i, const DictionaryEncoding& d) { return v.at(d.entries[e]) == v.at(i); });
 }
 
 /// Appends one page (header + possibly compressed body) to the chunk.
@@ -152,8 +212,28 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   std::vector<uint32_t> levels;
   size_t rows = 0;
   int64_t nulls = 0;
+  size_t total_rows = 0, total_bytes = 0;
+  for (const auto& slice : slices) {
+    total_rows += slice.count;
+    const Column& column = *slice.column;
+    if (column.type().id() == TypeId::kVarchar && !column.is_dictionary() && column.offsets()) {
+      const int64_t* o = column.offsets()->as<int64_t>();
+      total_bytes += static_cast<size_t>(o[slice.begin + slice.count] - o[slice.begin]);
+    } else {
+      total_bytes += slice.count * (values.width > 0 ? values.width : 8);
+    }
+  }
+  values.reserve(total_rows, total_bytes);
+  if (optional) levels.reserve(total_rows);
   for (const auto& slice : slices) {
     const Column& column = *slice.column;
+    if (column.null_count() == 0 || !column.validity()) {
+      // No NULLs in the slice: its values go in as ranges.
+      if (optional) levels.insert(levels.end(), slice.count, 1u);
+      values.append_rows(column, slice.begin, slice.count);
+      rows += slice.count;
+      continue;
+    }
     for (size_t r = slice.begin; r < slice.begin + slice.count; ++r) {
       bool valid = column.is_valid(r);
       if (!valid && !optional) {
@@ -182,11 +262,13 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   meta.num_values = static_cast<int64_t>(rows);
   meta.encodings = {Encoding::kPlain, Encoding::kRle};
 
+  std::optional<PhysicalValues> distinct;  ///< the dictionary's entries: statistics need only these
   if (dict) {
     meta.encodings.push_back(Encoding::kRleDictionary);
     meta.dictionary_page_offset = file_offset;
     std::vector<uint8_t> body;
-    PhysicalValues entries = values.select(dict->entries);
+    distinct = values.select(dict->entries);
+    const PhysicalValues& entries = *distinct;
     encode_plain(entries, 0, entries.size(), body);
     PageHeader header;
     header.type = PageType::kDictionaryPage;
@@ -219,7 +301,7 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
 
   meta.total_compressed_size = static_cast<int64_t>(out.bytes.size());
   meta.total_uncompressed_size = out.uncompressed_bytes;
-  if (options.statistics) meta.statistics = make_statistics(values, nulls);
+  if (options.statistics) meta.statistics = make_statistics(distinct ? *distinct : values, nulls);
   out.chunk.file_offset = file_offset;
   out.chunk.meta_data = std::move(meta);
   return out;

@@ -1,6 +1,8 @@
 #include "io/parquet/writer/parquet_writer.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "io/parquet/parallel_decode.hpp"
 #include "io/parquet/writer/metadata_encoder.hpp"
 
 namespace kestrel::io {
@@ -86,6 +89,7 @@ void ParquetWriter::abort() {
   fd_ = -1;
   if (!closed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
   pending_.clear();
+  in_flight_.clear();  // waits for the encodings still running
   failed_ = true;
 }
 
@@ -143,6 +147,40 @@ void ParquetWriter::write(const Batch& batch) {
   });
 }
 
+namespace {
+
+/// Row groups encoded at once: one is encoded while the writer fills the next.
+constexpr size_t kRowGroupsInFlight = 2;
+
+/// The chunks of one row group (columns encoded in parallel, the biggest first so that one long column does not run
+/// alone at the end), each as if it started at file offset 0.
+std::vector<parquet::EncodedColumnChunk> encode_row_group(const Schema& schema,
+                                                         const std::vector<std::vector<parquet::ColumnSlice>>& slices,
+                                                         const ParquetWriterOptions& options) {
+  std::vector<parquet::EncodedColumnChunk> encoded(schema.size());
+  std::vector<std::pair<size_t, size_t>> order;  // (estimated bytes, column)
+  for (size_t c = 0; c < schema.size(); ++c) {
+    size_t bytes = 0;
+    for (const auto& slice : slices[c]) {
+      const Column& column = *slice.column;
+      bytes += slice.count * (column.type().id() == TypeId::kVarchar ? 16 : column.type().physical_width());
+      if (column.type().id() == TypeId::kVarchar && !column.is_dictionary() && column.offsets()) {
+        const int64_t* o = column.offsets()->as<int64_t>();
+        bytes += static_cast<size_t>(o[slice.begin + slice.count] - o[slice.begin]);
+      }
+    }
+    order.emplace_back(bytes, c);
+  }
+  std::sort(order.begin(), order.end(), std::greater<>());
+  parallel_for(schema.size(), 0, [&](size_t k) {
+    const size_t c = order[k].second;
+    encoded[c] = parquet::encode_column_chunk(schema.field(c), slices[c], options, 0);
+  });
+  return encoded;
+}
+
+}  // namespace
+
 void ParquetWriter::flush_row_group(size_t rows) {
   // Slices of the pending batches that make up the row group's `rows` rows.
   std::vector<std::vector<parquet::ColumnSlice>> slices(schema_.size());
@@ -161,25 +199,44 @@ void ParquetWriter::flush_row_group(size_t rows) {
     }
   }
 
-  parquet::RowGroup group;
-  group.num_rows = static_cast<int64_t>(rows);
-  for (size_t c = 0; c < schema_.size(); ++c) {
-    auto encoded = parquet::encode_column_chunk(schema_.field(c), slices[c], options_, file_offset_);
-    append(encoded.bytes.data(), encoded.bytes.size());
-    group.total_byte_size += encoded.uncompressed_bytes;
-    group.columns.push_back(std::move(encoded.chunk));
-  }
-  row_groups_.push_back(std::move(group));
-  rows_written_ += static_cast<int64_t>(rows);
-
+  in_flight_.push_back(InFlight{std::async(std::launch::async,
+                                           [schema = schema_, options = options_, slices = std::move(slices)] {
+                                             return encode_row_group(schema, slices, options);
+                                           }),
+                                rows});
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(consumed_batches));
   pending_offset_ = offset;
   pending_rows_ -= rows;
+  write_finished(kRowGroupsInFlight - 1);
+}
+
+void ParquetWriter::write_finished(size_t keep) {
+  while (in_flight_.size() > keep) {
+    std::vector<parquet::EncodedColumnChunk> encoded = in_flight_.front().chunks.get();
+    const size_t rows = in_flight_.front().rows;
+    in_flight_.pop_front();
+    parquet::RowGroup group;
+    group.num_rows = static_cast<int64_t>(rows);
+    for (parquet::EncodedColumnChunk& e : encoded) {
+      // Encoded as if at offset 0: move the chunk's offsets to where it lands.
+      parquet::ColumnChunk& chunk = e.chunk;
+      const int64_t base = file_offset_;
+      chunk.file_offset += base;
+      chunk.meta_data->data_page_offset += base;
+      if (chunk.meta_data->dictionary_page_offset) *chunk.meta_data->dictionary_page_offset += base;
+      append(e.bytes.data(), e.bytes.size());
+      group.total_byte_size += e.uncompressed_bytes;
+      group.columns.push_back(std::move(chunk));
+    }
+    row_groups_.push_back(std::move(group));
+    rows_written_ += static_cast<int64_t>(rows);
+  }
 }
 
 void ParquetWriter::close() {
   guarded([&] {
     if (pending_rows_ > 0) flush_row_group(pending_rows_);
+    write_finished(0);
     parquet::FileMetaData meta;
     meta.version = 1;
     meta.num_rows = rows_written_;

@@ -18,6 +18,8 @@
 /// column_chunk_encoder.hpp.
 
 #include <cstdint>
+#include <deque>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,7 +59,10 @@ class ParquetWriter {
  private:
   ParquetWriter(std::string path, std::string temp_path, int fd, Schema schema, ParquetWriterOptions options);
 
+  /// Starts encoding the next `rows` pending rows as a row group (in the background, its columns in parallel).
   void flush_row_group(size_t rows);
+  /// Appends encoded row groups to the file, oldest first, until at most `keep` are still in flight.
+  void write_finished(size_t keep);
   void append(const uint8_t* data, size_t size);
   [[noreturn]] void fail_io(const std::string& what);
   /// Runs `f`; on any error removes the temporary file, then rethrows with the file name where missing.
@@ -76,6 +81,12 @@ class ParquetWriter {
   int64_t file_offset_ = 0;
   int64_t rows_written_ = 0;
   std::vector<parquet::RowGroup> row_groups_;
+  /// Row groups being encoded (kRowGroupsInFlight at most), in file order: one encodes while the next fills.
+  struct InFlight {
+    std::future<std::vector<parquet::EncodedColumnChunk>> chunks;
+    size_t rows = 0;
+  };
+  std::deque<InFlight> in_flight_;
   bool closed_ = false;
   bool failed_ = false;
 };

@@ -166,6 +166,37 @@ void PhysicalValues::append(const Column& column, size_t row) {
   ++count_;
 }
 
+void PhysicalValues::reserve(size_t values, size_t bytes) {
+  data.reserve(data.size() + bytes);
+  if (is_byte_array()) offsets_.reserve(offsets_.size() + values);
+}
+
+void PhysicalValues::append_rows(const Column& column, size_t begin, size_t count) {
+  if (count == 0) return;
+  if (!column.is_dictionary()) {
+    const TypeId id = type_.id();
+    size_t bytes = 0;
+    if (id == TypeId::kInteger || id == TypeId::kDate || id == TypeId::kReal) bytes = 4;
+    if (id == TypeId::kBigInt || id == TypeId::kTimestamp || id == TypeId::kDouble) bytes = 8;
+    if (id == TypeId::kDecimal && kind == StatKind::kInt64) bytes = 8;
+    if (bytes > 0) {  // the physical layout is the column's: one copy
+      put(column.data<uint8_t>() + begin * bytes, count * bytes);
+      count_ += count;
+      return;
+    }
+    if (id == TypeId::kVarchar) {
+      const int64_t* offsets = column.offsets()->as<int64_t>();
+      const size_t first = static_cast<size_t>(offsets[begin]);
+      const size_t base = data.size();
+      put(column.values()->as<uint8_t>() + first, static_cast<size_t>(offsets[begin + count]) - first);
+      for (size_t r = begin; r < begin + count; ++r) offsets_.push_back(base + static_cast<size_t>(offsets[r + 1]) - first);
+      count_ += count;
+      return;
+    }
+  }
+  for (size_t r = begin; r < begin + count; ++r) append(column, r);
+}
+
 PhysicalValues PhysicalValues::select(const std::vector<uint32_t>& indices) const {
   PhysicalValues out(type_);
   for (uint32_t i : indices) {
@@ -195,7 +226,30 @@ bool PhysicalValues::less(size_t a, size_t b) const {
   return false;
 }
 
+namespace {
+
+/// min_max of fixed-width integers, without a comparison call per value.
+template <typename T>
+std::pair<std::optional<size_t>, std::optional<size_t>> integer_min_max(const uint8_t* data, size_t count) {
+  if (count == 0) return {std::nullopt, std::nullopt};
+  size_t lo = 0, hi = 0;
+  T low, high;
+  std::memcpy(&low, data, sizeof(T));
+  high = low;
+  for (size_t i = 1; i < count; ++i) {
+    T v;
+    std::memcpy(&v, data + i * sizeof(T), sizeof(T));
+    if (v < low) low = v, lo = i;
+    if (high < v) high = v, hi = i;
+  }
+  return {lo, hi};
+}
+
+}  // namespace
+
 std::pair<std::optional<size_t>, std::optional<size_t>> PhysicalValues::min_max() const {
+  if (kind == StatKind::kInt32) return integer_min_max<int32_t>(data.data(), count_);
+  if (kind == StatKind::kInt64) return integer_min_max<int64_t>(data.data(), count_);
   std::optional<size_t> lo, hi;
   for (size_t i = 0; i < count_; ++i) {
     if (kind == StatKind::kFloat && std::isnan(load<float>(at(i)))) continue;

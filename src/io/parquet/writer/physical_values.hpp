@@ -36,6 +36,10 @@ class PhysicalValues {
 
   /// Appends row `row` of `column` (which must be valid there); dictionary-encoded columns are looked through.
   void append(const Column& column, size_t row);
+  /// Appends rows [begin, begin + count) of `column`, all valid: whole ranges at once where the layouts agree.
+  void append_rows(const Column& column, size_t begin, size_t count);
+  /// Room for `values` more values of `bytes` bytes in all.
+  void reserve(size_t values, size_t bytes);
 
   size_t size() const { return count_; }
   /// The physical bytes of value `i`.
