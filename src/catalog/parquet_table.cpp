@@ -91,6 +91,29 @@ Batch ParquetTable::read_morsel(size_t morsel, const ScanSpec& spec) const {
 
 TableStatistics ParquetTable::statistics() const { return statistics_; }
 
+double ParquetTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
+  double stored = 0;
+  int64_t rows = 0;
+  for (const auto& ref : row_groups_) {
+    const io::ParquetFile& file = *dataset_->files()[ref.file];
+    const auto& group = file.metadata().row_groups.at(ref.row_group);
+    rows += group.num_rows;
+    for (size_t c : columns) {
+      const auto& d = file.descriptor(dataset_->file_column(ref.file, c));
+      const auto& chunk = group.columns.at(d.leaf_index);
+      if (chunk.meta_data) {
+        stored += static_cast<double>(chunk.meta_data->total_compressed_size + chunk.meta_data->total_uncompressed_size);
+      }
+    }
+  }
+  double decoded = 0;
+  for (size_t c : columns) {
+    const LogicalType& type = schema()->field(c).type;
+    decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
+  }
+  return (rows > 0 ? stored / static_cast<double>(rows) : 0.0) + decoded;
+}
+
 std::vector<std::pair<std::string, std::string>> ParquetTable::unreadable_columns() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& c : dataset_->unreadable_columns()) out.emplace_back(c.name, c.reason);

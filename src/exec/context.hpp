@@ -20,6 +20,8 @@ struct ExecContext {
   gpu::MemoryResource* device_mr = nullptr;
   /// The GPU table cache scans read input columns through (GPU placement only); null: no caching.
   DeviceTableCache* table_cache = nullptr;
+  /// The device memory budget the user set (gpu_memory_mb), 0 when none: scans then size their batches to it.
+  size_t device_budget = 0;
   /// GPU scans of Parquet tables decode on the device (gpu_decode); else on the host, then copy.
   bool gpu_decode = true;
   /// What the GPU scans' reads did (EXPLAIN ANALYZE prints it); may be null.

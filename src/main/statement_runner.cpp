@@ -77,6 +77,7 @@ constexpr int kDefaultGpuStreams = 4;
 void prepare_device(Database::State& state, exec::ExecContext& ctx) {
   if (!state.device_pool) state.device_pool = std::make_unique<gpu::DevicePoolMemoryResource>(0);
   state.device_pool->set_budget(state.settings.gpu_memory_bytes());
+  ctx.device_budget = state.settings.gpu_memory_bytes();
   ctx.device_mr = state.device_pool.get();
   state.device_pool->reset_peak();
   // Every stream of earlier queries has finished: memory they freed, or the cache retired, is safe to reuse.

@@ -117,6 +117,14 @@ void TableScanGpu::prepare(ExecContext& ctx) {
     const size_t target = std::clamp<size_t>(static_cast<size_t>(*rows) / (2 * drivers), kGpuScanRows,
                                              kGpuScanMaxRows);
     per_group = std::max<size_t>(1, target / rows_per_morsel);
+    if (ctx.device_budget > 0 && table_->kind() == catalog::TableKind::kParquet && !spec_.columns.empty()) {
+      // Under a set budget, the batches being decoded and read ahead (two per driver) take at most an eighth of
+      // it, leaving the rest to the operators' state.
+      const double per_row = static_cast<const catalog::ParquetTable&>(*table_).scan_bytes_per_row(spec_.columns);
+      const double cap_rows = static_cast<double>(ctx.device_budget) / 8.0 / (2.0 * static_cast<double>(drivers) *
+                                                                              std::max(per_row, 1.0));
+      per_group = std::min(per_group, std::max<size_t>(1, static_cast<size_t>(cap_rows) / rows_per_morsel));
+    }
   }
   groups_.clear();
   size_t current = SIZE_MAX;
