@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target over Kestrel's Parquet decoders (test/fuzz/fuzz_parquet.cpp) with clang, ASan and
+# Builds the libFuzzer target over Kestrel's Parquet decoders and the kcol reader (test/fuzz/fuzz_parquet.cpp) with clang, ASan and
 # UBSan in build-fuzz/, replays every input in test/fuzz/parquet_regressions/, then fuzzes for a bounded time over a
 # corpus seeded from ../shared/parquet-testing.
 #
@@ -57,6 +57,10 @@ if [[ ! -d $corpus ]]; then
     fi
   done
 fi
+# kcol files (mode byte 'K'), kept small in test/fuzz/kcol_seeds.
+for f in "$root"/test/fuzz/kcol_seeds/*.kcol; do
+  { printf 'K'; cat "$f"; } >"$corpus/kcol_$(basename "$f" .kcol)"
+done
 
 artifacts=$build/artifacts
 rm -rf "$artifacts"

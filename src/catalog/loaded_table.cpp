@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "common/check.hpp"
+#include "catalog/kcol_table.hpp"
 #include "catalog/parquet_table.hpp"
 #include "io/csv/csv_reader.hpp"
 
@@ -91,6 +92,7 @@ TablePtr open_file_table(const std::string& name, const std::string& path) {
     return csv_table(name, path, options);
   }
   if (ext == ".parquet") return std::make_shared<ParquetTable>(name, io::ParquetDataset::open(path));
+  if (ext == ".kcol") return std::make_shared<KcolTable>(name, io::KcolDataset::open(path));
   return nullptr;
 }
 
@@ -107,6 +109,13 @@ TablePtr open_table_function(const std::string& function, const std::string& pat
     }
     std::string name = fs::path(path).stem().string();
     return std::make_shared<ParquetTable>(name.empty() ? "read_parquet" : name, io::ParquetDataset::open(path));
+  }
+  if (function == "read_kcol") {
+    if (!options.empty()) {
+      throw BinderError("read_kcol has no option '" + options.front().first + "'", std::nullopt, "42883");
+    }
+    std::string name = fs::path(path).stem().string();
+    return std::make_shared<KcolTable>(name.empty() ? "read_kcol" : name, io::KcolDataset::open(path));
   }
   throw BinderError("table function " + function + " does not exist", std::nullopt, "42883");
 }

@@ -44,7 +44,7 @@ struct TableStatistics {
 };
 
 /// Where a table's data comes from.
-enum class TableKind : uint8_t { kMemory, kParquet, kCsv };
+enum class TableKind : uint8_t { kMemory, kParquet, kCsv, kKcol };
 
 /// A table. Thread-safe for concurrent scans; writers (INSERT) take the table's lock.
 class Table {

@@ -1,5 +1,7 @@
 #include "main/statement_runner.hpp"
 
+#include "io/kcol/kcol_file.hpp"
+
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -340,6 +342,7 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
   std::string lower_file = s.file;
   std::transform(lower_file.begin(), lower_file.end(), lower_file.begin(), ::tolower);
   if (lower_file.size() > 4 && (lower_file.ends_with(".csv") || lower_file.ends_with(".tbl"))) format = "csv";
+  if (lower_file.size() > 5 && lower_file.ends_with(".kcol")) format = "kcol";
   std::vector<std::pair<std::string, std::string>> writer_options;
   char delimiter = ',';
   bool header = true;
@@ -361,13 +364,15 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
   size_t count;
   if (format == "parquet") {
     count = write_parquet_file(s.file, schema, rows.batches, writer_options);
+  } else if (format == "kcol") {
+    count = io::write_kcol_file(s.file, schema, rows.batches, writer_options);
   } else if (format == "csv") {
     if (!writer_options.empty()) {
       throw InvalidInput("COPY to CSV has no option '" + writer_options.front().first + "'", "22023", s.position);
     }
     count = write_csv_file(s.file, schema, rows.batches, delimiter, header);
   } else {
-    throw InvalidInput("COPY FORMAT must be parquet or csv, not '" + format + "'", "22023", s.position);
+    throw InvalidInput("COPY FORMAT must be parquet, kcol or csv, not '" + format + "'", "22023", s.position);
   }
   return status("COPY " + std::to_string(count));
 }

@@ -4,6 +4,7 @@
 ///   2: a column chunk's pages (page headers, decompression, levels, every encoding) for a column type, codec and
 ///      row count taken from the next bytes
 ///   3: the value decoders directly (RLE/bit-packing, delta encodings, byte stream split)
+///   'K' (0x4b, checked before the modulo): a whole kcol file (footer, every chunk of every row group)
 /// Any exception other than Kestrel's clean errors, any crash, hang or sanitizer report is a bug.
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "io/kcol/kcol_file.hpp"
 #include "io/parquet/column_chunk_reader.hpp"
 #include "io/parquet/parquet_file.hpp"
 #include "io/parquet/rle_bit_packed.hpp"
@@ -131,11 +133,26 @@ void fuzz_values(const uint8_t* data, size_t size) {
   }
 }
 
+void fuzz_kcol(const uint8_t* data, size_t size) {
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(data, data + size);
+  auto file = KcolFile::open_buffer("fuzz.kcol", bytes);
+  for (size_t g = 0; g < file->num_row_groups(); ++g) {
+    for (size_t c = 0; c < file->schema()->size(); ++c) {
+      ColumnPtr column = file->read_chunk(g, c);
+      if (column->length() > 0) column->value_at(column->length() - 1);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   try {
+    if (data[0] == 'K') {
+      fuzz_kcol(data + 1, size - 1);
+      return 0;
+    }
     switch (data[0] % 4) {
       case 0: fuzz_file(data + 1, size - 1); break;
       case 1: fuzz_footer(data + 1, size - 1); break;

@@ -1,71 +1,19 @@
 #include "io/parquet/parquet_dataset.hpp"
 
-#include <glob.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
 
 #include "common/error.hpp"
+#include "io/file_list.hpp"
 #include "io/parquet/parallel_decode.hpp"
 
 namespace kestrel::io {
 
-namespace {
-
-namespace fs = std::filesystem;
-
-bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
-
-/// Whether a file found in a folder belongs to the table: `.parquet` files, not hidden or metadata (`_SUCCESS`).
-bool is_table_file(const fs::path& path) {
-  std::string name = path.filename().string();
-  if (name.empty() || name[0] == '.' || name[0] == '_') return false;
-  return path.extension() == ".parquet";
-}
-
-std::vector<std::string> list_files(const std::string& location) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  if (has_glob_chars(location) && !fs::exists(location, ec)) {
-    glob_t g{};
-    int rc = ::glob(location.c_str(), GLOB_NOSORT, nullptr, &g);
-    if (rc == 0) {
-      for (size_t i = 0; i < g.gl_pathc; ++i) {
-        std::string name = fs::path(g.gl_pathv[i]).filename().string();
-        bool hidden = name.empty() || name[0] == '.' || name[0] == '_';
-        if (!hidden && fs::is_regular_file(g.gl_pathv[i], ec)) files.emplace_back(g.gl_pathv[i]);
-      }
-    }
-    globfree(&g);
-    std::sort(files.begin(), files.end());
-    if (files.empty()) throw InvalidInput("no Parquet files match '" + location + "'");
-    return files;
-  }
-  if (fs::is_directory(location, ec)) {
-    for (fs::recursive_directory_iterator it(location, fs::directory_options::skip_permission_denied, ec), end;
-         !ec && it != end; it.increment(ec)) {
-      std::string name = it->path().filename().string();
-      if (it->is_directory(ec) && !name.empty() && (name[0] == '.' || name[0] == '_')) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file(ec) && is_table_file(it->path())) files.push_back(it->path().string());
-    }
-    if (ec) throw IoError("cannot list '" + location + "': " + ec.message());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) throw InvalidInput("no Parquet files in folder '" + location + "'");
-    return files;
-  }
-  return {location};  // one file; ParquetFile::open reports it if it is missing
-}
-
-}  // namespace
-
 std::shared_ptr<const ParquetDataset> ParquetDataset::open(const std::string& location) {
   std::shared_ptr<ParquetDataset> d(new ParquetDataset());
   d->location_ = location;
-  for (const std::string& path : list_files(location)) d->files_.push_back(ParquetFile::open(path));
+  for (const std::string& path : list_table_files(location, ".parquet", "Parquet")) d->files_.push_back(ParquetFile::open(path));
   d->schema_ = d->files_.front()->schema();
   const Schema& schema = *d->schema_;
   for (const ParquetFilePtr& file : d->files_) {

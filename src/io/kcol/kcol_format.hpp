@@ -1,0 +1,75 @@
+#pragma once
+/// The kcol file format (docs/kcol.md): footer structs, their encoding, and the interleaved frame-of-reference
+/// bit-packing of 1024-value blocks. The CPU reader and writer share these; the GPU decoder reads the same layout.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/types.hpp"
+
+namespace kestrel::io::kcol {
+
+constexpr char kMagic[4] = {'K', 'C', 'O', 'L'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kBlockValues = 1024;
+constexpr size_t kLanes = 32;
+constexpr size_t kValuesPerLane = kBlockValues / kLanes;
+constexpr size_t kChunkAlignment = 64;
+
+enum class Encoding : uint64_t { kPlain = 0, kPacked = 1, kDictionary = 2, kStrings = 3 };
+
+/// One block of a PACKED (or DICTIONARY) chunk.
+struct BlockHeader {
+  int64_t base = 0;    ///< the block's smallest value
+  int64_t max = 0;     ///< its largest value
+  uint64_t width = 0;  ///< bits per value (0..64)
+  uint64_t word = 0;   ///< first u32 word of the block, from the chunk's data offset
+};
+
+/// Where the sections of one column chunk lie (offsets from the chunk's start).
+struct ChunkMeta {
+  uint64_t offset = 0, size = 0;
+  Encoding encoding = Encoding::kPlain;
+  uint64_t null_count = 0;
+  uint64_t validity_offset = 0, validity_size = 0;
+  uint64_t blocks_offset = 0, block_count = 0;
+  uint64_t data_offset = 0, data_size = 0;
+  uint64_t aux_offset = 0, aux_size = 0;
+  uint64_t aux2_offset = 0, aux2_size = 0;
+  uint64_t dictionary_entries = 0;
+  int64_t min = 0, max = 0;
+};
+
+struct ColumnInfo {
+  std::string name;
+  LogicalType type;
+  bool nullable = true;
+};
+
+struct Footer {
+  std::vector<ColumnInfo> columns;
+  std::vector<uint64_t> row_group_rows;
+  std::vector<ChunkMeta> chunks;  ///< row group major: chunk(g, c) = chunks[g * columns.size() + c]
+  uint64_t num_rows = 0;
+  const ChunkMeta& chunk(size_t row_group, size_t column) const { return chunks[row_group * columns.size() + column]; }
+};
+
+/// The footer's bytes, and back; decoding throws InvalidInput (without the file name) when the bytes are malformed.
+std::vector<uint8_t> encode_footer(const Footer& footer);
+Footer decode_footer(const uint8_t* data, size_t size);
+
+/// Which encodings a type's chunks use: PACKED types (integers, dates, times, booleans, narrow decimals) or PLAIN.
+bool packed_type(const LogicalType& type);
+
+/// Bit width of values up to `range` (0 -> 0).
+int width_for(uint64_t range);
+
+/// Packs `count` (<= 1024) values of one block as (v - base) with `width` bits each into 32 x width words appended
+/// to `words` (values past `count` pack as 0).
+void pack_block(const int64_t* values, size_t count, int64_t base, int width, std::vector<uint32_t>& words);
+/// Unpacks `count` values of one block from its words (32 x width of them).
+void unpack_block(const uint32_t* words, size_t count, int64_t base, int width, int64_t* out);
+
+}  // namespace kestrel::io::kcol
