@@ -44,6 +44,8 @@ class KcolFile {
   /// "kcol file 'f': column 'c' of row group g: reason".
   Batch read_row_group(size_t row_group, const std::vector<size_t>& columns) const;
   ColumnPtr read_chunk(size_t row_group, size_t column) const;
+  /// Reads `length` bytes at `offset` (IoError on failure).
+  void read_bytes(uint64_t offset, size_t length, uint8_t* out) const { file_->read(offset, length, out); }
 
  private:
   KcolFile() = default;

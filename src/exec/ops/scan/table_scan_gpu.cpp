@@ -6,10 +6,12 @@
 #include <future>
 #include <unordered_map>
 
+#include "catalog/kcol_table.hpp"
 #include "catalog/parquet_table.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/scan/device_table_cache.hpp"
 #include "gpu/stream_pool.hpp"
+#include "io/kcol/kcol_device.hpp"
 #include "vector/transfer.hpp"
 
 namespace kestrel::exec {
@@ -23,6 +25,27 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
     for (size_t m : morsels) refs.push_back(parquet.row_group_refs().at(m));
     SchemaPtr read_schema = schema ? schema : parquet.dataset()->project_schema(spec.columns);
     return io::read_parquet_to_device(*parquet.dataset(), refs, spec.columns, read_schema, stream, mr, read.stats);
+  }
+  if (read.device_decode && table.kind() == catalog::TableKind::kKcol) {
+    // Row group by row group into device memory, then one batch.
+    const auto& kcol = static_cast<const catalog::KcolTable&>(table);
+    SchemaPtr read_schema = schema ? schema : kcol.dataset()->files().front()->schema();
+    if (!schema) {
+      std::vector<Field> fields;
+      for (size_t c : spec.columns) fields.push_back(read_schema->field(c));
+      read_schema = std::make_shared<const Schema>(std::move(fields));
+    }
+    std::vector<Batch> parts;
+    size_t rows = 0;
+    for (size_t m : morsels) {
+      const io::KcolRowGroup& ref = kcol.row_group_refs().at(m);
+      parts.push_back(io::read_kcol_row_group_to_device(*kcol.dataset()->files().at(ref.file), ref.row_group,
+                                                        spec.columns, read_schema, stream, mr));
+      rows += parts.back().num_rows();
+    }
+    if (parts.size() == 1) return parts.front();
+    if (read_schema->size() == 0) return Batch(read_schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+    return concat_batches_gpu(parts, read_schema, stream, mr);
   }
   std::vector<Batch> hosts(morsels.size());
   std::atomic<size_t> next{0};
