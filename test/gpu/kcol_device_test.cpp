@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "gpu_test_env.hpp"
+#include "parquet_corpus.hpp"
 #include "io/kcol/kcol_device.hpp"
 #include "io/parquet/parquet_dataset.hpp"
 #include "vector/transfer.hpp"
@@ -21,30 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> parquet_corpus() {
-  std::vector<std::string> folders;
-  if (const char* env = std::getenv("KESTREL_PARQUET_CORPUS"); env != nullptr && *env != '\0') {
-    std::string all = env;
-    for (size_t at = 0; at <= all.size();) {
-      size_t end = all.find(':', at);
-      if (end == std::string::npos) end = all.size();
-      if (end > at) folders.push_back(all.substr(at, end - at));
-      at = end + 1;
-    }
-  } else {
-    folders = {"../shared/parquet-testing", ".device/parquet-testing", ".device/parquet-corpus"};
-  }
-  std::vector<std::string> files;
-  for (const std::string& f : folders) {
-    if (!fs::is_directory(f)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(f)) {
-      const std::string p = e.path().string();
-      if (e.is_regular_file() && p.size() > 8 && p.substr(p.size() - 8) == ".parquet") files.push_back(p);
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -94,7 +71,7 @@ class KcolDeviceRead : public GpuTest {
 };
 
 TEST_F(KcolDeviceRead, CorpusAsKcolMatchesTheCpuReader) {
-  const auto files = parquet_corpus();
+  const auto files = parquet_corpus_files();
   ASSERT_FALSE(files.empty()) << "no Parquet corpus found (set KESTREL_PARQUET_CORPUS)";
   const fs::path dir = fs::temp_directory_path() / ("kestrel-kcol-" + std::to_string(::getpid()));
   fs::create_directories(dir);

@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "gpu_test_env.hpp"
+#include "parquet_corpus.hpp"
 #include "io/parquet/device/device_reader.hpp"
 #include "io/parquet/parquet_dataset.hpp"
 #include "vector/gather.hpp"
@@ -20,30 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> folders;
-  if (const char* env = std::getenv("KESTREL_PARQUET_CORPUS"); env != nullptr && *env != '\0') {
-    std::string all = env;
-    for (size_t at = 0; at <= all.size();) {
-      size_t end = all.find(':', at);
-      if (end == std::string::npos) end = all.size();
-      if (end > at) folders.push_back(all.substr(at, end - at));
-      at = end + 1;
-    }
-  } else {
-    folders = {"../shared/parquet-testing", ".device/parquet-testing", ".device/parquet-corpus"};
-  }
-  std::vector<std::string> files;
-  for (const std::string& f : folders) {
-    if (!fs::is_directory(f)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(f)) {
-      const std::string p = e.path().string();
-      if (e.is_regular_file() && p.size() > 8 && p.substr(p.size() - 8) == ".parquet") files.push_back(p);
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 /// The outcome of one read: the batch on the host, or the error's class and message.
 struct Outcome {
@@ -111,7 +88,7 @@ class ParquetDeviceDecode : public GpuTest {
 };
 
 TEST_F(ParquetDeviceDecode, EveryCorpusFileMatchesTheCpuReader) {
-  const std::vector<std::string> files = corpus_files();
+  const std::vector<std::string> files = parquet_corpus_files();
   ASSERT_FALSE(files.empty()) << "no Parquet corpus found (set KESTREL_PARQUET_CORPUS)";
   size_t opened = 0, rows = 0, rejected = 0;
   for (const std::string& path : files) {
@@ -134,7 +111,7 @@ TEST_F(ParquetDeviceDecode, EveryCorpusFileMatchesTheCpuReader) {
 }
 
 TEST_F(ParquetDeviceDecode, NoColumnsGivesTheRowCount) {
-  const std::vector<std::string> files = corpus_files();
+  const std::vector<std::string> files = parquet_corpus_files();
   ASSERT_FALSE(files.empty());
   for (const std::string& path : files) {
     io::ParquetDatasetPtr data;

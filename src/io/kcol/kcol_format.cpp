@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "io/parquet/rle_bit_packed.hpp"
 
 namespace kestrel::io::kcol {
 
@@ -45,14 +46,7 @@ bool packed_type(const LogicalType& type) {
   }
 }
 
-int width_for(uint64_t range) {
-  int w = 0;
-  while (range != 0) {
-    ++w;
-    range >>= 1;
-  }
-  return w;
-}
+int width_for(uint64_t range) { return parquet::bit_width_for(range); }
 
 std::vector<uint8_t> encode_footer(const Footer& f) {
   std::vector<uint8_t> out;
