@@ -16,11 +16,11 @@ __global__ void unpack_kernel(const BlockHeader* blocks, size_t block_count, con
   const unsigned lane = threadIdx.x % 32;
   if (b >= block_count) return;
   const BlockHeader h = blocks[b];
-  const unsigned width = static_cast<unsigned>(h.width);
-  if (width > 64 || h.word > word_count || 32ull * width > word_count - h.word) {
+  if (h.width > 64 || h.word > word_count || 32ull * h.width > word_count - h.word) {
     if (lane == 0) atomicCAS(error, 0u, 1u);
     return;
   }
+  const unsigned width = static_cast<unsigned>(h.width);
   const uint32_t* stream = words + h.word + lane;
   const size_t first = b * kBlockValues;
   for (unsigned k = 0; k < kValuesPerLane; ++k) {

@@ -57,6 +57,7 @@ std::vector<int64_t> unpack_values(const std::vector<uint8_t>& chunk, const Chun
   if (m.block_count > chunk.size() / sizeof(kcol::BlockHeader)) fail("block table larger than the chunk");
   const uint8_t* table = section(chunk, m.blocks_offset, m.block_count * sizeof(kcol::BlockHeader), "block table");
   if (m.data_offset % 4 != 0) fail("misaligned data");
+  if (m.blocks_offset % 8 != 0) fail("misaligned block table");
   const uint8_t* data = section(chunk, m.data_offset, m.data_size, "data");
   const size_t words = static_cast<size_t>(m.data_size / 4);
   std::vector<int64_t> out(rows);

@@ -77,7 +77,8 @@ __global__ void binary_pages_kernel(const DevicePage* pages, const DeviceChunk* 
   const DevicePage page = pages[blockIdx.x];
   const uint32_t m = nonnull[blockIdx.x];
   const uint32_t start = value_start[blockIdx.x];
-  if (m == 0 || start > page.body_size) return;
+  // Pages without values are skipped as on the CPU; all-NULL pages still have their encoding checked.
+  if (page.num_values == 0 || start > page.body_size) return;
   const uint8_t* values = page.body + start;
   const uint32_t size = page.body_size - start;
   const uint64_t base = dense_start[blockIdx.x];

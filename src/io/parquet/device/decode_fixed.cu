@@ -184,7 +184,8 @@ __global__ void fixed_pages_kernel(const DevicePage* pages, const DeviceChunk* c
   const DevicePage page = pages[blockIdx.x];
   const uint32_t m = nonnull[blockIdx.x];
   const uint32_t start = value_start[blockIdx.x];
-  if (m == 0 || start > page.body_size) return;
+  // Pages without values are skipped as on the CPU; all-NULL pages still have their encoding checked.
+  if (page.num_values == 0 || start > page.body_size) return;
   const uint8_t* values = page.body + start;
   const uint32_t size = page.body_size - start;
   const int ow = t.out_width;
@@ -209,6 +210,7 @@ __global__ void fixed_pages_kernel(const DevicePage* pages, const DeviceChunk* c
       if (t.physical != kBoolean || size < 4) return fail(DecodeError::kValues);
       const uint32_t length = load_le32(values);
       if (length > size - 4) return fail(DecodeError::kValues);
+      if (m == 0) return;
       const bool ok = rle_decode_block(values + 4, values + 4 + length, 1, m,
                                        [&](uint32_t i, uint32_t v) { out[i] = static_cast<uint8_t>(v); });
       if (!ok) fail(DecodeError::kValues);

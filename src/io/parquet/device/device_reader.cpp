@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 
 #include "common/error.hpp"
@@ -438,15 +439,45 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     size_t n;
     size_t size() const { return n; }
   } columns{staged.columns};
+  if (rows >= (size_t{1} << 31)) {
+    throw ResourceExhausted("a GPU Parquet batch of " + std::to_string(rows) + " rows (2^31 or more)");
+  }
+  // Pinned blocks whose copies are queued on `stream`: an error must not hand them back to the pool before the
+  // copies are done, so every early exit waits for the stream first (the guard is destroyed before them).
+  gpu::PinnedBlock host_inflated, upload_pinned, status_block, codec_status;
+  struct SyncOnError {
+    gpu::Stream stream;
+    ~SyncOnError() {
+      if (std::uncaught_exceptions() > 0) {
+        try {
+          stream.synchronize();
+        } catch (...) {  // the original error is the one to report
+        }
+      }
+    }
+  } sync_on_error{stream};
   Scratch scratch{stream, mr, {}};
   uint8_t* raw = nullptr;
-  uint8_t* owned_raw = nullptr;  ///< taken over from the upload: freed on this stream after the decode
+  // The read-ahead's device copy, taken over: freed in this stream's order after the decode, or on an error.
+  struct OwnedRaw {
+    gpu::MemoryResource* mr = nullptr;
+    uint8_t* data = nullptr;
+    size_t bytes = 0;
+    gpu::Stream stream;
+    ~OwnedRaw() {
+      if (data != nullptr) mr->deallocate(data, bytes, stream);
+    }
+  } owned_raw;
   const bool uploaded = resident == nullptr && staged.device_raw != nullptr;
   if (resident != nullptr) {
     raw = const_cast<uint8_t*>(resident);
   } else if (uploaded) {
     staged.uploaded->wait(stream);
-    raw = owned_raw = staged.device_raw;
+    raw = staged.device_raw;
+    owned_raw.mr = staged.device_mr;
+    owned_raw.bytes = std::max<uint64_t>(staged_total, 8);
+    owned_raw.stream = stream;
+    owned_raw.data = staged.device_raw;
     staged.device_raw = nullptr;
   } else {
     raw = scratch.alloc(staged_total);
@@ -537,7 +568,6 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
   uint8_t* inflated = scratch.alloc(inflated_total);
   uint8_t* realigned = scratch.alloc(realign_total);
-  gpu::PinnedBlock host_inflated;
   uint8_t* host_inflated_device = nullptr;
   if (!host_inflates.empty()) {
     host_inflated = gpu::acquire_pinned(host_inflated_total);
@@ -654,7 +684,6 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     w.dictionary_table = upload.add(w.dictionary_pages);
     w.chunk_table = upload.add(w.chunks);
   }
-  gpu::PinnedBlock upload_pinned;
   uint8_t* tables = upload.upload(scratch, upload_pinned);
   if (stats != nullptr) {
     stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + host_inflated_total;
@@ -679,7 +708,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   // 7. Phase 1: levels, dictionaries and values; string sizes.
   uint32_t* errors = scratch.alloc<uint32_t>(columns.size());
   KESTREL_CUDA_CHECK(cudaMemsetAsync(errors, 0, columns.size() * sizeof(uint32_t), stream.handle()));
-  gpu::PinnedBlock status_block = gpu::acquire_pinned(columns.size() * sizeof(ColumnStatus) + 64);
+  status_block = gpu::acquire_pinned(columns.size() * sizeof(ColumnStatus) + 64);
   auto* status = reinterpret_cast<ColumnStatus*>(status_block.data());
   for (size_t c = 0; c < columns.size(); ++c) status[c] = ColumnStatus{};
   for (size_t c = 0; c < columns.size(); ++c) {
@@ -736,6 +765,9 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
         uint32_t* dlen = scratch.alloc<uint32_t>(w.dictionary_entries);
         dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type, dsrc,
                                         dlen, error, stream);
+        // Every entry is converted, used or not: the CPU decoder rejects a dictionary with one that does not fit.
+        dev::convert_binary(dsrc, dlen, w.dictionary_entries, w.device_type, scratch.alloc(w.dictionary_entries * ow),
+                            error, stream);
         const uint8_t** src = scratch.alloc<const uint8_t*>(rows);
         uint32_t* len = scratch.alloc<uint32_t>(rows);
         dev::decode_binary_pages(data_pages, n, chunks, w.device_type, w.value_start, w.nonnull, w.dense_start, dsrc,
@@ -792,7 +824,6 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   // nvCOMP results.
   std::vector<std::vector<size_t>> actual(codec_batches.size());
   std::vector<std::vector<int>> statuses(codec_batches.size());
-  gpu::PinnedBlock codec_status;
   size_t codec_status_bytes = 0;
   for (const CodecBatch& b : codec_batches) codec_status_bytes += b.count * (sizeof(size_t) + sizeof(int));
   if (codec_status_bytes > 0) {
@@ -913,7 +944,6 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   // The staging buffers go back to the pool only after the device has read them: the transfers were queued before
   // the synchronization above, and the later work reads no host memory. The device copy of the file bytes is freed
   // in this stream's order, after the kernels that read it.
-  if (owned_raw != nullptr) mr.deallocate(owned_raw, std::max<uint64_t>(staged_total, 8), stream);
   return Batch(schema, std::move(out), rows, gpu::MemoryKind::kDevice, stream);
 }
 

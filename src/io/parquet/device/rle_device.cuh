@@ -69,7 +69,16 @@ __device__ bool rle_decode_block(const uint8_t* data, const uint8_t* end, int bi
       uint32_t done = produced;
       while (r < kRuns && done < count && !bad) {
         if (pos >= size) {
-          bad = 1;  // too few values
+          if (bit_width == 0) {
+            // A zero-width stream may end early: every value left is 0 (as the CPU decoder reads it).
+            run_first[r] = done;
+            run_value[r] = 0;
+            run_packed[r] = 0;
+            done = count;
+            ++r;
+          } else {
+            bad = 1;  // too few values
+          }
           break;
         }
         uint64_t header = 0;
@@ -123,6 +132,8 @@ __device__ bool rle_decode_block(const uint8_t* data, const uint8_t* end, int bi
     }
     __syncthreads();
     const int n = runs;
+    // Read before the barrier below: thread 0 rewrites `produced` as soon as it starts the next batch.
+    const bool finished = produced >= count;
     if (n == 0 || bad) break;
     const uint32_t first = run_first[0];
     const uint32_t total = run_first[n] - first;
@@ -142,7 +153,7 @@ __device__ bool rle_decode_block(const uint8_t* data, const uint8_t* end, int bi
       emit(i, v);
     }
     __syncthreads();
-    if (produced >= count) break;
+    if (finished) break;
   }
   __syncthreads();
   const bool ok = !bad && produced >= count;
@@ -159,10 +170,11 @@ __device__ inline void set_error(uint32_t* error, uint32_t code) { atomicCAS(err
 template <typename Emit>
 __device__ void decode_dictionary_indices(const uint8_t* values, uint32_t size, uint32_t count, bool has_dictionary,
                                           uint32_t dictionary_size, uint32_t* error, uint32_t code, Emit emit) {
-  if (!has_dictionary || size < 1 || values[0] > 32) {
+  if (!has_dictionary || (count > 0 && (size < 1 || values[0] > 32))) {
     if (threadIdx.x == 0) set_error(error, code);
     return;
   }
+  if (count == 0) return;
   const bool ok = rle_decode_block(values + 1, values + size, values[0], count, [&](uint32_t i, uint32_t index) {
     if (index >= dictionary_size) {
       set_error(error, code);
