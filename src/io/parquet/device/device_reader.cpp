@@ -435,10 +435,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   std::vector<ChunkJob>& jobs = staged.jobs;
   gpu::PinnedBlock& staging = staged.staging;
   const uint64_t staged_total = staged.staged_total;
-  struct Columns {
-    size_t n;
-    size_t size() const { return n; }
-  } columns{staged.columns};
+  const size_t column_count = staged.columns;
   if (rows >= (size_t{1} << 31)) {
     throw ResourceExhausted("a GPU Parquet batch of " + std::to_string(rows) + " rows (2^31 or more)");
   }
@@ -485,9 +482,9 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
 
   // 3. Page headers on the host; the path of each column.
-  std::vector<ColumnWork> work(columns.size());
+  std::vector<ColumnWork> work(column_count);
   for (size_t j = 0; j < jobs.size(); ++j) work[jobs[j].column].jobs.push_back(j);
-  for (size_t c = 0; c < columns.size(); ++c) {
+  for (size_t c = 0; c < column_count; ++c) {
     ColumnWork& w = work[c];
     const parquet::ColumnDescriptor& d = *jobs[w.jobs.front()].desc;
     w.type = schema->field(c).type;
@@ -706,12 +703,12 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
 
   // 7. Phase 1: levels, dictionaries and values; string sizes.
-  uint32_t* errors = scratch.alloc<uint32_t>(columns.size());
-  KESTREL_CUDA_CHECK(cudaMemsetAsync(errors, 0, columns.size() * sizeof(uint32_t), stream.handle()));
-  status_block = gpu::acquire_pinned(columns.size() * sizeof(ColumnStatus) + 64);
+  uint32_t* errors = scratch.alloc<uint32_t>(column_count);
+  KESTREL_CUDA_CHECK(cudaMemsetAsync(errors, 0, column_count * sizeof(uint32_t), stream.handle()));
+  status_block = gpu::acquire_pinned(column_count * sizeof(ColumnStatus) + 64);
   auto* status = reinterpret_cast<ColumnStatus*>(status_block.data());
-  for (size_t c = 0; c < columns.size(); ++c) status[c] = ColumnStatus{};
-  for (size_t c = 0; c < columns.size(); ++c) {
+  for (size_t c = 0; c < column_count; ++c) status[c] = ColumnStatus{};
+  for (size_t c = 0; c < column_count; ++c) {
     ColumnWork& w = work[c];
     if (w.path == ColumnPath::kHost) continue;
     uint32_t* error = errors + c;
@@ -820,7 +817,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       case ColumnPath::kHost: break;
     }
   }
-  for (size_t c = 0; c < columns.size(); ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
+  for (size_t c = 0; c < column_count; ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
   // nvCOMP results.
   std::vector<std::vector<size_t>> actual(codec_batches.size());
   std::vector<std::vector<int>> statuses(codec_batches.size());
@@ -837,7 +834,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     }
   }
   // Host-decoded columns meanwhile (their chunks were read again by the CPU decoder).
-  for (size_t c = 0; c < columns.size(); ++c) {
+  for (size_t c = 0; c < column_count; ++c) {
     ColumnWork& w = work[c];
     if (w.path != ColumnPath::kHost) continue;
     w.host_column = decode_on_host(jobs, w.jobs, w.type, stream, mr);
@@ -864,7 +861,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       }
     }
   }
-  for (size_t c = 0; c < columns.size(); ++c) {
+  for (size_t c = 0; c < column_count; ++c) {
     if (status[c].error == 0) continue;
     for (size_t j : work[c].jobs) jobs[j].file->read_column_chunk(jobs[j].row_group, jobs[j].file_column);
     throw InternalError("Parquet column '" + jobs[work[c].jobs.front()].desc->name +
@@ -873,8 +870,8 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
 
   // 9. Phase 2: string bytes and binary conversions; the columns.
-  std::vector<ColumnPtr> out(columns.size());
-  for (size_t c = 0; c < columns.size(); ++c) {
+  std::vector<ColumnPtr> out(column_count);
+  for (size_t c = 0; c < column_count; ++c) {
     ColumnWork& w = work[c];
     const size_t nonnull = work[c].data_pages.empty()
                                ? 0
@@ -923,9 +920,9 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   bool converts = false;
   for (const ColumnWork& w : work) converts = converts || w.path == ColumnPath::kBinaryToFixed;
   if (converts) {
-    for (size_t c = 0; c < columns.size(); ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
+    for (size_t c = 0; c < column_count; ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
     stream.synchronize();
-    for (size_t c = 0; c < columns.size(); ++c) {
+    for (size_t c = 0; c < column_count; ++c) {
       if (status[c].error == 0) continue;
       for (size_t j : work[c].jobs) jobs[j].file->read_column_chunk(jobs[j].row_group, jobs[j].file_column);
       throw InternalError("Parquet column '" + jobs[work[c].jobs.front()].desc->name +
