@@ -1,4 +1,7 @@
+#include <cstring>
+
 #include "common/error.hpp"
+#include "io/compression/codec.hpp"
 #include "io/kcol/kcol_device.hpp"
 #include "io/parquet/parallel_decode.hpp"
 
@@ -72,6 +75,19 @@ BufferPtr device_copy(const uint8_t* src, size_t bytes, gpu::Stream stream, gpu:
   return b;
 }
 
+/// String bytes on the device: copied as they lie, or zstd-decompressed on the host first (kcol compresses only
+/// sections where it pays; the device decompressor comes later). A malformed frame throws InvalidInput.
+BufferPtr device_strings(const uint8_t* section, uint64_t size, bool zstd, const uint8_t* offsets, size_t count,
+                         std::vector<std::vector<uint8_t>>& keep, gpu::Stream stream, gpu::MemoryResource& mr) {
+  if (!zstd) return device_copy(section, static_cast<size_t>(size), stream, mr);
+  uint64_t plain_size;
+  std::memcpy(&plain_size, offsets + count * 8, 8);
+  if (plain_size > kcol::kMaxStringBytes) throw InvalidInput("compressed strings claim too many bytes");
+  keep.emplace_back(static_cast<size_t>(plain_size));  // pageable: alive until the copy has run (synchronized)
+  decompress(CompressionCodec::kZstd, {section, static_cast<size_t>(size)}, {keep.back().data(), keep.back().size()});
+  return device_copy(keep.back().data(), keep.back().size(), stream, mr);
+}
+
 }  // namespace
 
 Batch read_kcol_row_group_to_device(const KcolFile& file, size_t row_group, const std::vector<size_t>& columns,
@@ -95,6 +111,14 @@ Batch read_kcol_row_group_to_device(const KcolFile& file, size_t row_group, cons
   uint32_t* error = reinterpret_cast<uint32_t*>(scratch->as<uint8_t>() + at.back());
   KESTREL_CUDA_CHECK(cudaMemsetAsync(error, 0, sizeof(uint32_t), stream.handle()));
   std::vector<ColumnPtr> out(columns.size());
+  std::vector<std::vector<uint8_t>> plain_strings;  // decompressed string bytes, alive until the synchronization
+  // The bytes the offsets must end at: the section's size, or its decompressed size (the last offset).
+  auto plain_size = [](uint64_t size, bool zstd, const uint8_t* offsets, size_t count) -> uint64_t {
+    if (!zstd) return size;
+    uint64_t v;
+    std::memcpy(&v, offsets + count * 8, 8);
+    return v;
+  };
   for (size_t i = 0; i < columns.size(); ++i) {
     const ChunkMeta& m = footer.chunk(row_group, columns[i]);
     const LogicalType& type = footer.columns[columns[i]].type;
@@ -116,6 +140,7 @@ Batch read_kcol_row_group_to_device(const KcolFile& file, size_t row_group, cons
     }
     BufferPtr validity = m.null_count > 0 ? device_copy(host + m.validity_offset, (rows + 7) / 8, stream, mr) : nullptr;
     const size_t nulls = static_cast<size_t>(m.null_count);
+    try {
     switch (m.encoding) {
       case Encoding::kPlain: {
         BufferPtr values = device_copy(host + m.data_offset, static_cast<size_t>(m.data_size), stream, mr);
@@ -141,19 +166,27 @@ Batch read_kcol_row_group_to_device(const KcolFile& file, size_t row_group, cons
         }
         const size_t entries = static_cast<size_t>(m.dictionary_entries);
         BufferPtr offsets = device_copy(host + m.aux_offset, (entries + 1) * 8, stream, mr);
-        BufferPtr bytes = device_copy(host + m.aux2_offset, static_cast<size_t>(m.aux2_size), stream, mr);
-        kcol::check_offsets_gpu(offsets->as<int64_t>(), entries, m.aux2_size, error, stream);
+        BufferPtr bytes = device_strings(host + m.aux2_offset, m.aux2_size, m.bytes_zstd, host + m.aux_offset, entries,
+                                         plain_strings, stream, mr);
+        kcol::check_offsets_gpu(offsets->as<int64_t>(), entries, plain_size(m.aux2_size, m.bytes_zstd, host + m.aux_offset, entries),
+                                error, stream);
         ColumnPtr dict = Column::from_buffers(type, ColumnEncoding::kPlain, entries, 0, nullptr, bytes, offsets, nullptr);
         out[i] = Column::make_dictionary(type, rows, values, validity, nulls, dict);
         break;
       }
       case Encoding::kStrings: {
         BufferPtr offsets = device_copy(host + m.aux_offset, (rows + 1) * 8, stream, mr);
-        BufferPtr bytes = device_copy(host + m.data_offset, static_cast<size_t>(m.data_size), stream, mr);
-        kcol::check_offsets_gpu(offsets->as<int64_t>(), rows, m.data_size, error, stream);
+        BufferPtr bytes = device_strings(host + m.data_offset, m.data_size, m.bytes_zstd, host + m.aux_offset, rows,
+                                         plain_strings, stream, mr);
+        kcol::check_offsets_gpu(offsets->as<int64_t>(), rows, plain_size(m.data_size, m.bytes_zstd, host + m.aux_offset, rows), error,
+                                stream);
         out[i] = Column::from_buffers(type, ColumnEncoding::kPlain, rows, nulls, validity, bytes, offsets, nullptr);
         break;
       }
+    }
+    } catch (const InvalidInput&) {
+      file.read_chunk(row_group, columns[i]);  // a malformed compressed section: the CPU reader's error
+      throw InternalError("kcol file '" + file.path() + "': the GPU reader rejects a chunk the CPU reader reads");
     }
   }
   uint32_t flagged = 0;

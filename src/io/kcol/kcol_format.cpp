@@ -64,7 +64,8 @@ std::vector<uint8_t> encode_footer(const Footer& f) {
   }
   for (uint64_t rows : f.row_group_rows) put_u64(out, rows);
   for (const ChunkMeta& m : f.chunks) {
-    for (uint64_t v : {m.offset, m.size, static_cast<uint64_t>(m.encoding), m.null_count, m.validity_offset,
+    const uint64_t encoding = static_cast<uint64_t>(m.encoding) | (m.bytes_zstd ? kZstdBytesFlag : 0);
+    for (uint64_t v : {m.offset, m.size, encoding, m.null_count, m.validity_offset,
                        m.validity_size, m.blocks_offset, m.block_count, m.data_offset, m.data_size, m.aux_offset,
                        m.aux_size, m.aux2_offset, m.aux2_size, m.dictionary_entries, static_cast<uint64_t>(m.min),
                        static_cast<uint64_t>(m.max)}) {
@@ -113,8 +114,13 @@ Footer decode_footer(const uint8_t* data, size_t size) {
     m.offset = r.u(8);
     m.size = r.u(8);
     const uint64_t encoding = r.u(8);
-    if (encoding > 3) throw InvalidInput("unknown chunk encoding " + std::to_string(encoding));
-    m.encoding = static_cast<Encoding>(encoding);
+    const uint64_t base = encoding & ~kZstdBytesFlag;
+    if (base > 3) throw InvalidInput("unknown chunk encoding " + std::to_string(encoding));
+    m.encoding = static_cast<Encoding>(base);
+    m.bytes_zstd = (encoding & kZstdBytesFlag) != 0;
+    if (m.bytes_zstd && m.encoding != Encoding::kStrings && m.encoding != Encoding::kDictionary) {
+      throw InvalidInput("compressed bytes in a chunk without strings");
+    }
     m.null_count = r.u(8);
     m.validity_offset = r.u(8);
     m.validity_size = r.u(8);

@@ -40,7 +40,14 @@ struct ChunkMeta {
   uint64_t aux2_offset = 0, aux2_size = 0;
   uint64_t dictionary_entries = 0;
   int64_t min = 0, max = 0;
+  /// The string bytes (STRINGS: data; DICTIONARY: aux2) are one zstd frame (kept in the encoding word's bit 8).
+  bool bytes_zstd = false;
 };
+
+/// The encoding word's flag for zstd-compressed string bytes.
+constexpr uint64_t kZstdBytesFlag = 0x100;
+/// The most a compressed string section may expand to.
+constexpr uint64_t kMaxStringBytes = uint64_t{1} << 32;
 
 struct ColumnInfo {
   std::string name;

@@ -1,6 +1,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "io/compression/codec.hpp"
 #include "io/file_list.hpp"
 #include "io/kcol/kcol_file.hpp"
 #include "io/parquet/parallel_decode.hpp"
@@ -94,6 +95,22 @@ ColumnPtr string_column(const uint8_t* offsets_bytes, size_t count, const uint8_
   return column;
 }
 
+/// The string bytes of a section: as they lie, or zstd-decompressed to the `plain_size` the offsets end at.
+std::vector<uint8_t> section_bytes(const uint8_t* data, uint64_t size, bool zstd, uint64_t plain_size) {
+  if (!zstd) return std::vector<uint8_t>(data, data + size);
+  if (plain_size > kcol::kMaxStringBytes) fail("compressed strings claim " + std::to_string(plain_size) + " bytes");
+  std::vector<uint8_t> plain(static_cast<size_t>(plain_size));
+  decompress(CompressionCodec::kZstd, {data, static_cast<size_t>(size)}, {plain.data(), plain.size()});
+  return plain;
+}
+
+/// The last of `count + 1` u64 offsets: where the strings' bytes end.
+uint64_t last_offset(const uint8_t* offsets, size_t count) {
+  uint64_t v;
+  std::memcpy(&v, offsets + count * 8, 8);
+  return v;
+}
+
 ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, const kcol::ColumnInfo& info,
                        size_t rows) {
   gpu::MemoryResource& mr = gpu::host_memory_resource();
@@ -144,8 +161,11 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       const uint64_t entries = m.dictionary_entries;
       if (entries >= (uint64_t{1} << 31) || m.aux_size != (entries + 1) * 8) fail("dictionary offsets of the wrong size");
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "dictionary offsets");
-      const uint8_t* bytes = section(chunk, m.aux2_offset, m.aux2_size, "dictionary bytes");
-      ColumnPtr dictionary = string_column(offsets, static_cast<size_t>(entries), bytes, m.aux2_size, "dictionary");
+      const uint8_t* stored = section(chunk, m.aux2_offset, m.aux2_size, "dictionary bytes");
+      const std::vector<uint8_t> plain = section_bytes(stored, m.aux2_size, m.bytes_zstd,
+                                                       last_offset(offsets, static_cast<size_t>(entries)));
+      const uint8_t* bytes = plain.data();
+      ColumnPtr dictionary = string_column(offsets, static_cast<size_t>(entries), bytes, plain.size(), "dictionary");
       std::vector<int64_t> codes = unpack_values(chunk, m, rows);
       BufferPtr indices = Buffer::allocate(std::max<size_t>(rows, 1) * 4, mr, gpu::Stream::host());
       int32_t* idx = indices->as<int32_t>();
@@ -169,8 +189,9 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       if (!is_string) fail("STRINGS encoding for " + type.to_string());
       if (m.aux_size != (static_cast<uint64_t>(rows) + 1) * 8) fail("string offsets of the wrong size");
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "string offsets");
-      const uint8_t* bytes = section(chunk, m.data_offset, m.data_size, "string bytes");
-      return with_validity(string_column(offsets, rows, bytes, m.data_size, "string"));
+      const uint8_t* stored = section(chunk, m.data_offset, m.data_size, "string bytes");
+      const std::vector<uint8_t> plain = section_bytes(stored, m.data_size, m.bytes_zstd, last_offset(offsets, rows));
+      return with_validity(string_column(offsets, rows, plain.data(), plain.size(), "string"));
     }
   }
   fail("unknown encoding");

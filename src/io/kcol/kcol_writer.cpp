@@ -11,6 +11,7 @@
 
 #include "common/bit_util.hpp"
 #include "common/error.hpp"
+#include "io/compression/codec.hpp"
 #include "io/kcol/kcol_file.hpp"
 #include "io/parquet/parallel_decode.hpp"
 
@@ -23,6 +24,7 @@ namespace {
 
 constexpr size_t kDefaultRowGroupRows = size_t{1} << 20;
 constexpr size_t kMaxDictionaryEntries = size_t{1} << 20;
+constexpr size_t kCompressMinBytes = size_t{64} << 10;
 
 /// Rows [begin, begin + count) of a host column.
 struct Slice {
@@ -186,6 +188,14 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
     }
     offsets_at = append_section(out.bytes, offsets.data(), offsets.size());
     offsets_size = offsets.size() * 8;
+    // zstd only where it pays: big sections that shrink by a quarter or more.
+    if (bytes.size() >= kCompressMinBytes) {
+      std::vector<uint8_t> packed = compress(CompressionCodec::kZstd, bytes, 1);
+      if (packed.size() * 4 < bytes.size() * 3) {
+        bytes = std::move(packed);
+        out.meta.bytes_zstd = true;
+      }
+    }
     bytes_at = append_section(out.bytes, bytes.data(), bytes.size());
     bytes_size = bytes.size();
   };
