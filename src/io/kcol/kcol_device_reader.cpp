@@ -82,7 +82,7 @@ BufferPtr device_strings(const uint8_t* section, uint64_t size, bool zstd, const
   if (!zstd) return device_copy(section, static_cast<size_t>(size), stream, mr);
   uint64_t plain_size;
   std::memcpy(&plain_size, offsets + count * 8, 8);
-  if (plain_size > kcol::kMaxStringBytes) throw InvalidInput("compressed strings claim too many bytes");
+  if (plain_size > kcol::plausible_string_bytes(size)) throw InvalidInput("compressed strings claim too many bytes");
   keep.emplace_back(static_cast<size_t>(plain_size));  // pageable: alive until the copy has run (synchronized)
   decompress(CompressionCodec::kZstd, {section, static_cast<size_t>(size)}, {keep.back().data(), keep.back().size()});
   return device_copy(keep.back().data(), keep.back().size(), stream, mr);

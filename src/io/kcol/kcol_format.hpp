@@ -46,8 +46,14 @@ struct ChunkMeta {
 
 /// The encoding word's flag for zstd-compressed string bytes.
 constexpr uint64_t kZstdBytesFlag = 0x100;
-/// The most a compressed string section may expand to.
-constexpr uint64_t kMaxStringBytes = uint64_t{1} << 32;
+/// The most a compressed string section may expand to; the writer leaves bigger sections uncompressed.
+constexpr uint64_t kMaxCompressedStringBytes = uint64_t{256} << 20;
+/// The decompressed size a section of `compressed` bytes may claim before it counts as corrupt: generous (zstd
+/// turns repeated strings into almost nothing) but it keeps a flipped bit from asking for gigabytes.
+inline uint64_t plausible_string_bytes(uint64_t compressed) {
+  const uint64_t by_ratio = compressed * 4096 > (uint64_t{16} << 20) ? compressed * 4096 : (uint64_t{16} << 20);
+  return by_ratio < kMaxCompressedStringBytes ? by_ratio : kMaxCompressedStringBytes;
+}
 
 struct ColumnInfo {
   std::string name;

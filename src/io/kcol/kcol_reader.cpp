@@ -98,7 +98,9 @@ ColumnPtr string_column(const uint8_t* offsets_bytes, size_t count, const uint8_
 /// The string bytes of a section: as they lie, or zstd-decompressed to the `plain_size` the offsets end at.
 std::vector<uint8_t> section_bytes(const uint8_t* data, uint64_t size, bool zstd, uint64_t plain_size) {
   if (!zstd) return std::vector<uint8_t>(data, data + size);
-  if (plain_size > kcol::kMaxStringBytes) fail("compressed strings claim " + std::to_string(plain_size) + " bytes");
+  if (plain_size > kcol::plausible_string_bytes(size)) {
+    fail("compressed strings of " + std::to_string(size) + " bytes claim " + std::to_string(plain_size));
+  }
   std::vector<uint8_t> plain(static_cast<size_t>(plain_size));
   decompress(CompressionCodec::kZstd, {data, static_cast<size_t>(size)}, {plain.data(), plain.size()});
   return plain;

@@ -189,9 +189,10 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
     offsets_at = append_section(out.bytes, offsets.data(), offsets.size());
     offsets_size = offsets.size() * 8;
     // zstd only where it pays: big sections that shrink by a quarter or more.
-    if (bytes.size() >= kCompressMinBytes) {
+    if (bytes.size() >= kCompressMinBytes && bytes.size() <= kcol::kMaxCompressedStringBytes) {
       std::vector<uint8_t> packed = compress(CompressionCodec::kZstd, bytes, 1);
-      if (packed.size() * 4 < bytes.size() * 3) {
+      // Kept only if it pays and readers will accept its ratio.
+      if (packed.size() * 4 < bytes.size() * 3 && bytes.size() <= kcol::plausible_string_bytes(packed.size())) {
         bytes = std::move(packed);
         out.meta.bytes_zstd = true;
       }
