@@ -73,6 +73,8 @@ class KcolDataset {
   std::vector<KcolRowGroup> row_groups() const;
   uint64_t num_rows() const;
   Batch read(const KcolRowGroup& ref, const std::vector<size_t>& columns) const;
+  /// The schema of a selection of columns.
+  SchemaPtr project_schema(const std::vector<size_t>& columns) const;
 
  private:
   KcolDataset() = default;

@@ -270,13 +270,25 @@ ColumnPtr KcolFile::read_chunk(size_t row_group, size_t column) const {
   }
 }
 
+namespace {
+
+SchemaPtr select_fields(const Schema& schema, const std::vector<size_t>& columns) {
+  std::vector<Field> fields;
+  for (size_t c : columns) fields.push_back(schema.field(c));
+  return std::make_shared<const Schema>(std::move(fields));
+}
+
+}  // namespace
+
 Batch KcolFile::read_row_group(size_t row_group, const std::vector<size_t>& columns) const {
   std::vector<ColumnPtr> out(columns.size());
   parallel_for(columns.size(), 0, [&](size_t i) { out[i] = read_chunk(row_group, columns[i]); });
-  std::vector<Field> fields;
-  for (size_t c : columns) fields.push_back(schema_->field(c));
-  return Batch(std::make_shared<const Schema>(std::move(fields)), std::move(out),
-               static_cast<size_t>(row_group_rows(row_group)), gpu::MemoryKind::kHost);
+  return Batch(select_fields(*schema_, columns), std::move(out), static_cast<size_t>(row_group_rows(row_group)),
+               gpu::MemoryKind::kHost);
+}
+
+SchemaPtr KcolDataset::project_schema(const std::vector<size_t>& columns) const {
+  return select_fields(*schema(), columns);
 }
 
 std::shared_ptr<const KcolDataset> KcolDataset::open(const std::string& location) {

@@ -16,6 +16,25 @@
 
 namespace kestrel::exec {
 
+namespace {
+
+/// Device batches of consecutive morsels as one batch named by `schema` (without columns, only the rows count).
+Batch combine_parts(const std::vector<Batch>& parts, const SchemaPtr& schema, gpu::Stream stream,
+                    gpu::MemoryResource& mr) {
+  if (parts.size() == 1) {
+    const Batch& b = parts.front();
+    return Batch(schema, b.columns(), b.num_rows(), gpu::MemoryKind::kDevice, stream);
+  }
+  if (schema->size() == 0) {
+    size_t rows = 0;
+    for (const Batch& b : parts) rows += b.num_rows();
+    return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+  }
+  return concat_batches_gpu(parts, schema, stream, mr);
+}
+
+}  // namespace
+
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr, const GpuScanRead& read) {
@@ -29,23 +48,14 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   if (read.device_decode && table.kind() == catalog::TableKind::kKcol) {
     // Row group by row group into device memory, then one batch.
     const auto& kcol = static_cast<const catalog::KcolTable&>(table);
-    SchemaPtr read_schema = schema ? schema : kcol.dataset()->files().front()->schema();
-    if (!schema) {
-      std::vector<Field> fields;
-      for (size_t c : spec.columns) fields.push_back(read_schema->field(c));
-      read_schema = std::make_shared<const Schema>(std::move(fields));
-    }
+    SchemaPtr read_schema = schema ? schema : kcol.dataset()->project_schema(spec.columns);
     std::vector<Batch> parts;
-    size_t rows = 0;
     for (size_t m : morsels) {
       const io::KcolRowGroup& ref = kcol.row_group_refs().at(m);
       parts.push_back(io::read_kcol_row_group_to_device(*kcol.dataset()->files().at(ref.file), ref.row_group,
                                                         spec.columns, read_schema, stream, mr));
-      rows += parts.back().num_rows();
     }
-    if (parts.size() == 1) return parts.front();
-    if (read_schema->size() == 0) return Batch(read_schema, {}, rows, gpu::MemoryKind::kDevice, stream);
-    return concat_batches_gpu(parts, read_schema, stream, mr);
+    return combine_parts(parts, read_schema, stream, mr);
   }
   std::vector<Batch> hosts(morsels.size());
   std::atomic<size_t> next{0};
@@ -75,18 +85,8 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
     parts.push_back(copy_batch(host, mr, stream));
     host = Batch();
   }
-  if (parts.size() == 1) {
-    const Batch& b = parts.front();
-    return Batch(read_schema, b.columns(), b.num_rows(), gpu::MemoryKind::kDevice, stream);
-  }
   if (!read_schema) read_schema = std::make_shared<Schema>();
-  // Without columns (count(*)) only the row count matters.
-  if (read_schema->size() == 0) {
-    size_t rows = 0;
-    for (const Batch& b : parts) rows += b.num_rows();
-    return Batch(read_schema, {}, rows, gpu::MemoryKind::kDevice, stream);
-  }
-  return concat_batches_gpu(parts, read_schema, stream, mr);
+  return combine_parts(parts, read_schema, stream, mr);
 }
 
 ParquetStager::ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
