@@ -108,7 +108,7 @@ def main():
     for q in queries:
         w_t, w_rows, explain, w_err, w_text = warm[q]
         h_t, h_rows, _, h_err, h_text = hot[q]
-        m = re.search(r"GPU Parquet scan: .*?([0-9.]+) MiB read", explain)
+        m = re.search(r"GPU (?:Parquet |kcol |Parquet and kcol )scan: .*?([0-9.]+) MiB read", explain)
         read_mib = float(m.group(1)) if m else 0.0
         bound = (h_t + 1.5 * read_mib * 1.048576e6 / (h2d_gbps * 1e9) + 0.05) if (h_t is not None and h2d_gbps) else None
         d_t, d_rows = duck.get(q, (None, None))
@@ -121,7 +121,7 @@ def main():
                 f.write("hot:\n" + h_text + "\nwarm:\n" + w_text + "\n")
         with open(out_dir / f"warm-q{q:02d}.csv", "w") as f:
             f.write(w_text + "\n")
-        scan_line = next((l.strip('"') for l in explain.splitlines() if "GPU Parquet scan" in l), "")
+        scan_line = next((l.strip('"') for l in explain.splitlines() if re.search(r"GPU (Parquet |kcol |Parquet and kcol )scan:", l)), "")
         with open(out_dir / "scan-stats.txt", "a") as f:
             f.write(f"q{q:02d}: {scan_line}\n")
         rows_out.append({"query": f"q{q:02d}", "hot_s": h_t, "warm_s": w_t, "read_mib": read_mib, "bound_s": bound,

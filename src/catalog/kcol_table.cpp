@@ -92,4 +92,20 @@ Batch KcolTable::read_morsel(size_t morsel, const ScanSpec& spec) const {
   return Batch(projected_schema(spec.columns), batch.columns(), batch.num_rows(), batch.residency());
 }
 
+double KcolTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
+  double stored = 0;
+  uint64_t rows = 0;
+  for (const auto& ref : row_groups_) {
+    const io::KcolFile& file = *dataset_->files()[ref.file];
+    rows += file.row_group_rows(ref.row_group);
+    for (size_t c : columns) stored += static_cast<double>(file.footer().chunk(ref.row_group, c).size);
+  }
+  double decoded = 0;
+  for (size_t c : columns) {
+    const LogicalType& type = schema()->field(c).type;
+    decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
+  }
+  return (rows > 0 ? stored / static_cast<double>(rows) : 0.0) + decoded;
+}
+
 }  // namespace kestrel::catalog

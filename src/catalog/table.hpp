@@ -66,6 +66,12 @@ class Table {
   /// Columns the source has but Kestrel cannot read (nested Parquet columns, ...): (name, reason). Naming one in a
   /// query, or `*` over the table, is a NotImplemented error with the reason.
   virtual std::vector<std::pair<std::string, std::string>> unreadable_columns() const { return {}; }
+  /// Device bytes a GPU scan of `columns` holds per row while it reads (file bytes plus decoded values); 0 when
+  /// the table cannot tell. Scans size their batches under a memory budget from it.
+  virtual double scan_bytes_per_row(const std::vector<size_t>& columns) const {
+    (void)columns;
+    return 0;
+  }
 
  protected:
   /// The output schema of a scan of `columns`.

@@ -1,5 +1,7 @@
 #include "gpu/stream.hpp"
 
+#include <exception>
+
 #include "gpu/cuda_check.hpp"
 
 namespace kestrel::gpu {
@@ -71,5 +73,13 @@ void Event::synchronize() const {}
 float Event::elapsed_ms_since(const Event&) const { return 0; }
 
 #endif
+
+SyncOnError::~SyncOnError() {
+  if (std::uncaught_exceptions() == 0) return;
+  try {
+    stream_.synchronize();
+  } catch (...) {  // the error being thrown is the one to report
+  }
+}
 
 }  // namespace kestrel::gpu

@@ -68,6 +68,20 @@ class Event {
   CUevent_st* event_ = nullptr;
 };
 
+/// Waits for `stream` when destroyed during stack unwinding: host memory that queued copies read (pinned blocks)
+/// must not be released or reused before the copies ran, also when an error leaves early. Declare it after such
+/// buffers so that it is destroyed before them.
+class SyncOnError {
+ public:
+  explicit SyncOnError(Stream stream) : stream_(stream) {}
+  ~SyncOnError();
+  SyncOnError(const SyncOnError&) = delete;
+  SyncOnError& operator=(const SyncOnError&) = delete;
+
+ private:
+  Stream stream_;
+};
+
 /// Throws InternalError when `stream` is the null or legacy default stream: every device call checks this.
 void require_explicit_stream(Stream stream, const char* what);
 

@@ -1,14 +1,23 @@
 // kestrel-gpu-scan-bench h2d GIB
 //   Pinned host-to-device copy bandwidth of one cudaMemcpyAsync of GIB GiB (best of 5).
 // kestrel-gpu-scan-bench kcol PATH
-//   Every chunk of a kcol file copied to device memory once, then its PACKED and DICTIONARY blocks unpacked (best
-//   of 5, one stream); prints the unpacked bytes per second (the other encodings are plain copies).
+//   Every chunk of a kcol file copied to device memory once, then all its PACKED and DICTIONARY blocks unpacked by
+//   one launch (best of 5); prints the unpacked bytes per second (the other encodings are plain copies).
+// kestrel-gpu-scan-bench io PATH [GIB]
+//   The first GIB GiB (default 16) of the file at PATH (read once first, so it sits in the OS page cache) moved into
+//   device memory three ways: pread into pinned memory with 1 to 16 threads then one copy; the file mapped and
+//   registered with cudaHostRegister (read-only), then one copy straight from the mapping; and the registration's
+//   own cost. Tells which host path a warm scan should take.
 // kestrel-gpu-scan-bench decode PATH [ROWS_PER_BATCH] [STREAMS]
 //   Every column of the Parquet dataset at PATH cut into batches of whole row groups (about ROWS_PER_BATCH rows,
 //   default 2^25), staged in device memory once, then decompressed and decoded on the device STREAMS batches at a
 //   time (default 4), best of 3; prints the decoded column bytes per second and the compressed bytes per second.
 
 #include <cuda_runtime.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -53,6 +62,102 @@ int h2d(double gib) {
   return 0;
 }
 
+int io_paths(const std::string& path, double gib) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw IoError("cannot open '" + path + "'");
+  struct stat st{};
+  ::fstat(fd, &st);
+  const size_t bytes = std::min<size_t>(static_cast<size_t>(st.st_size), static_cast<size_t>(gib * (1ull << 30))) &
+                       ~size_t{4095};
+  constexpr size_t kPiece = size_t{8} << 20;
+  gpu::PinnedBlock host = gpu::acquire_pinned(bytes);
+  gpu::OwnedStream stream;
+  gpu::DevicePoolMemoryResource mr(0);
+  void* device = mr.allocate(bytes, stream);
+  auto pread_all = [&](size_t threads) {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&] {
+        for (size_t at = next.fetch_add(kPiece); at < bytes; at = next.fetch_add(kPiece)) {
+          const size_t n = std::min(kPiece, bytes - at);
+          if (::pread(fd, host.data() + at, n, static_cast<off_t>(at)) != static_cast<ssize_t>(n)) std::abort();
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+  };
+  pread_all(16);  // into the page cache
+  const auto copy = [&](const void* src) {
+    auto start = std::chrono::steady_clock::now();
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(device, src, bytes, cudaMemcpyHostToDevice, stream.view().handle()));
+    stream.view().synchronize();
+    return seconds_since(start);
+  };
+  const double gb = static_cast<double>(bytes) / 1e9;
+  std::printf("io: %s, %.2f GB\n", path.c_str(), gb);
+  std::printf("io: pinned copy %.1f GB/s\n", gb / copy(host.data()));
+  for (size_t threads : {1, 2, 4, 8, 12, 16}) {
+    double best = 1e9;
+    for (int run = 0; run < 2; ++run) {
+      auto start = std::chrono::steady_clock::now();
+      pread_all(threads);
+      best = std::min(best, seconds_since(start));
+    }
+    std::printf("io: pread into pinned, %zu threads: %.1f GB/s\n", threads, gb / best);
+  }
+  for (int populate = 0; populate < 2; ++populate) {
+    auto start = std::chrono::steady_clock::now();
+    void* map = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
+    if (map == MAP_FAILED) throw IoError("mmap failed");
+    const double map_s = seconds_since(start);
+    start = std::chrono::steady_clock::now();
+    cudaError_t rc = cudaHostRegister(map, bytes, cudaHostRegisterReadOnly);
+    const double reg_s = seconds_since(start);
+    if (rc != cudaSuccess) {
+      std::printf("io: cudaHostRegister of the mapping failed: %s\n", cudaGetErrorString(rc));
+      cudaGetLastError();
+      ::munmap(map, bytes);
+      continue;
+    }
+    const double first = copy(map), second = copy(map);
+    std::printf("io: mapped%s in %.3f s, registered in %.3f s (%.1f GB/s), copies from the mapping %.1f then %.1f GB/s\n",
+                populate ? " with MAP_POPULATE" : "", map_s, reg_s, gb / reg_s, gb / first, gb / second);
+    start = std::chrono::steady_clock::now();
+    KESTREL_CUDA_CHECK(cudaHostUnregister(map));
+    std::printf("io: unregistered in %.3f s\n", seconds_since(start));
+    ::munmap(map, bytes);
+  }
+  // Registration in pieces by several threads (a scan would register what it reads, in parallel).
+  {
+    void* map = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    constexpr size_t kRegPiece = size_t{256} << 20;
+    std::atomic<size_t> next{0};
+    std::atomic<int> failed{0};
+    auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> pool;
+    for (int t = 0; t < 8; ++t) {
+      pool.emplace_back([&] {
+        for (size_t at = next.fetch_add(kRegPiece); at < bytes; at = next.fetch_add(kRegPiece)) {
+          if (cudaHostRegister(static_cast<uint8_t*>(map) + at, std::min(kRegPiece, bytes - at),
+                               cudaHostRegisterReadOnly) != cudaSuccess) failed.fetch_add(1);
+        }
+      });
+    }
+    for (auto& t : pool) t.join();
+    const double reg_s = seconds_since(start);
+    std::printf("io: registered in 256 MiB pieces by 8 threads in %.3f s (%.1f GB/s), %d failed\n", reg_s, gb / reg_s,
+                failed.load());
+    if (failed.load() == 0) std::printf("io: copy from the piecewise mapping %.1f GB/s\n", gb / copy(map));
+    for (size_t at = 0; at < bytes; at += kRegPiece) cudaHostUnregister(static_cast<uint8_t*>(map) + at);
+    cudaGetLastError();
+    ::munmap(map, bytes);
+  }
+  mr.deallocate(device, bytes, stream);
+  ::close(fd);
+  return 0;
+}
+
 int decode(const std::string& path, size_t rows_per_batch, size_t streams) {
   auto data = io::ParquetDataset::open(path);
   std::vector<size_t> columns;
@@ -78,8 +183,7 @@ int decode(const std::string& path, size_t rows_per_batch, size_t streams) {
     staged.push_back(io::stage_parquet(*data, refs, columns));
     const size_t bytes = io::staged_bytes(*staged.back());
     void* d = mr.allocate(std::max<size_t>(bytes, 8), setup);
-    KESTREL_CUDA_CHECK(cudaMemcpyAsync(d, io::staged_data(*staged.back()), bytes, cudaMemcpyHostToDevice,
-                                       setup.view().handle()));
+    io::copy_staged_to_device(*staged.back(), static_cast<uint8_t*>(d), setup.view());
     resident.push_back(d);
     compressed += bytes;
   }
@@ -132,17 +236,8 @@ int kcol_unpack(const std::string& path) {
   const auto& footer = file->footer();
   gpu::DevicePoolMemoryResource mr(0);
   gpu::OwnedStream stream;
-  struct Work {
-    const io::kcol::BlockHeader* blocks;
-    size_t block_count;
-    const uint32_t* words;
-    size_t word_count, rows;
-    int width;
-    uint64_t limit;
-    bool boolean;
-    void* out;
-  };
-  std::vector<Work> work;
+  std::vector<io::kcol::UnpackJob> jobs;
+  std::vector<uint64_t> starts{0};
   std::vector<void*> held;
   size_t staged = 0, out_bytes = 0;
   for (size_t g = 0; g < file->num_row_groups(); ++g) {
@@ -160,30 +255,46 @@ int kcol_unpack(const std::string& path) {
       void* out = mr.allocate(std::max<size_t>(rows * static_cast<size_t>(width), 8), stream);
       held.push_back(d);
       held.push_back(out);
-      work.push_back({reinterpret_cast<const io::kcol::BlockHeader*>(d + m.blocks_offset), static_cast<size_t>(m.block_count),
-                      reinterpret_cast<const uint32_t*>(d + m.data_offset), static_cast<size_t>(m.data_size / 4), rows,
-                      width, dictionary ? std::max<uint64_t>(m.dictionary_entries, 1) : 0,
-                      footer.columns[c].type.id() == TypeId::kBoolean, out});
+      io::kcol::UnpackJob job;
+      job.blocks = reinterpret_cast<const io::kcol::BlockHeader*>(d + m.blocks_offset);
+      job.words = reinterpret_cast<const uint32_t*>(d + m.data_offset);
+      job.out = out;
+      job.block_count = m.block_count;
+      job.word_count = m.data_size / 4;
+      job.rows = rows;
+      job.limit = dictionary ? std::max<uint64_t>(m.dictionary_entries, 1) : 0;
+      job.out_width = width;
+      job.boolean = footer.columns[c].type.id() == TypeId::kBoolean ? 1 : 0;
+      jobs.push_back(job);
+      starts.push_back(starts.back() + m.block_count);
       staged += bytes.size();
       out_bytes += rows * static_cast<size_t>(width);
     }
   }
+  const size_t table_bytes = jobs.size() * sizeof(io::kcol::UnpackJob) + starts.size() * 8;
+  auto* table = static_cast<uint8_t*>(mr.allocate(table_bytes + 8, stream));
+  std::vector<uint8_t> host(table_bytes);
+  std::memcpy(host.data(), jobs.data(), jobs.size() * sizeof(io::kcol::UnpackJob));
+  std::memcpy(host.data() + jobs.size() * sizeof(io::kcol::UnpackJob), starts.data(), starts.size() * 8);
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(table, host.data(), table_bytes, cudaMemcpyHostToDevice, stream.view().handle()));
   uint32_t* error = static_cast<uint32_t*>(mr.allocate(8, stream));
   KESTREL_CUDA_CHECK(cudaMemsetAsync(error, 0, 4, stream.view().handle()));
   double best = 1e9;
   for (int run = 0; run < 5; ++run) {
     stream.view().synchronize();
     auto start = std::chrono::steady_clock::now();
-    for (const Work& w : work) {
-      io::kcol::unpack_blocks_gpu(w.blocks, w.block_count, w.words, w.word_count, w.rows, w.width, w.limit, w.boolean,
-                              w.out, error, stream);
-    }
+    io::kcol::unpack_jobs_gpu(reinterpret_cast<const io::kcol::UnpackJob*>(table),
+                              reinterpret_cast<const uint64_t*>(table + jobs.size() * sizeof(io::kcol::UnpackJob)),
+                              jobs.size(), starts.back(), error, stream);
     stream.view().synchronize();
     best = std::min(best, seconds_since(start));
   }
-  std::printf("kcol unpack: %s, %zu chunks, %.2f GiB packed -> %.2f GiB of values in %.4f s: %.1f GB/s\n",
-              path.c_str(), work.size(), static_cast<double>(staged) / (1ull << 30),
-              static_cast<double>(out_bytes) / (1ull << 30), best, static_cast<double>(out_bytes) / best / 1e9);
+  uint32_t flagged = 0;
+  KESTREL_CUDA_CHECK(cudaMemcpy(&flagged, error, 4, cudaMemcpyDeviceToHost));
+  std::printf("kcol unpack: %s, %zu chunks in one launch, %.2f GiB packed -> %.2f GiB of values in %.4f s: %.1f GB/s%s\n",
+              path.c_str(), jobs.size(), static_cast<double>(staged) / (1ull << 30),
+              static_cast<double>(out_bytes) / (1ull << 30), best, static_cast<double>(out_bytes) / best / 1e9,
+              flagged != 0 ? " (the checks flagged an error)" : "");
   return 0;
 }
 
@@ -194,13 +305,14 @@ int main(int argc, char** argv) {
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "h2d" && argc > 2) return kestrel::h2d(std::atof(argv[2]));
+    if (mode == "io" && argc > 2) return kestrel::io_paths(argv[2], argc > 3 ? std::atof(argv[3]) : 16.0);
     if (mode == "kcol" && argc > 2) return kestrel::kcol_unpack(argv[2]);
     if (mode == "decode" && argc > 2) {
       const size_t rows = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : (size_t{1} << 25);
       const size_t streams = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 4;
       return kestrel::decode(argv[2], rows, streams);
     }
-    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | decode PATH [ROWS_PER_BATCH] [STREAMS] | kcol PATH\n");
+    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | io PATH [GIB] | decode PATH [ROWS_PER_BATCH] [STREAMS] | kcol PATH\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -1,14 +1,22 @@
+#include <algorithm>
+#include <bit>
+#include <chrono>
 #include <cstring>
 
 #include "common/error.hpp"
 #include "io/compression/codec.hpp"
 #include "io/kcol/kcol_device.hpp"
 #include "io/parquet/parallel_decode.hpp"
+#include "vector/gather.hpp"
+#include "vector/transfer.hpp"
 
 #if KESTREL_WITH_CUDA
 #include <cuda_runtime.h>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_block.hpp"
+#include "gpu/file_mapping.hpp"
+#include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
 #endif
 
@@ -16,8 +24,18 @@ namespace kestrel::io {
 
 #if !KESTREL_WITH_CUDA
 
-Batch read_kcol_row_group_to_device(const KcolFile&, size_t, const std::vector<size_t>&, const SchemaPtr&, gpu::Stream,
-                                    gpu::MemoryResource&) {
+struct StagedKcol {};
+
+std::shared_ptr<StagedKcol> stage_kcol(const std::vector<KcolPart>&, const std::vector<size_t>&, const StageUpload*) {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
+
+Batch decode_staged_kcol(StagedKcol&, const SchemaPtr&, gpu::Stream, gpu::MemoryResource&, DeviceScanStats*) {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
+
+Batch read_kcol_to_device(const std::vector<KcolPart>&, const std::vector<size_t>&, const SchemaPtr&, gpu::Stream,
+                          gpu::MemoryResource&, DeviceScanStats*) {
   throw NotImplemented("this build of Kestrel has no GPU support");
 }
 
@@ -27,6 +45,8 @@ namespace {
 
 using kcol::ChunkMeta;
 using kcol::Encoding;
+
+constexpr uint64_t kReadPiece = uint64_t{8} << 20;  ///< one I/O task reads (or registers) at most this much
 
 /// Whether section [offset, offset + size) lies in a chunk of `chunk` bytes.
 bool inside(uint64_t offset, uint64_t size, uint64_t chunk) { return offset <= chunk && size <= chunk - offset; }
@@ -64,141 +84,448 @@ bool sections_valid(const ChunkMeta& m, const LogicalType& type, size_t rows) {
   return false;
 }
 
-void h2d(void* dst, const uint8_t* src, size_t bytes, gpu::Stream stream) {
+void h2d(void* dst, const void* src, size_t bytes, gpu::Stream stream) {
   if (bytes == 0) return;
   KESTREL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream.handle()));
 }
 
-BufferPtr device_copy(const uint8_t* src, size_t bytes, gpu::Stream stream, gpu::MemoryResource& mr) {
-  BufferPtr b = Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream);
-  h2d(b->data(), src, bytes, stream);
-  return b;
+void d2d(void* dst, const void* src, size_t bytes, gpu::Stream stream) {
+  if (bytes == 0) return;
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream.handle()));
 }
 
-/// String bytes on the device: copied as they lie, or zstd-decompressed on the host first (kcol compresses only
-/// sections where it pays; the device decompressor comes later). A malformed frame throws InvalidInput.
-BufferPtr device_strings(const uint8_t* section, uint64_t size, bool zstd, const uint8_t* offsets, size_t count,
-                         std::vector<std::vector<uint8_t>>& keep, gpu::Stream stream, gpu::MemoryResource& mr) {
-  if (!zstd) return device_copy(section, static_cast<size_t>(size), stream, mr);
-  uint64_t plain_size;
-  std::memcpy(&plain_size, offsets + count * 8, 8);
-  if (plain_size > kcol::plausible_string_bytes(size)) throw InvalidInput("compressed strings claim too many bytes");
-  keep.emplace_back(static_cast<size_t>(plain_size));  // pageable: alive until the copy has run (synchronized)
-  decompress(CompressionCodec::kZstd, {section, static_cast<size_t>(size)}, {keep.back().data(), keep.back().size()});
-  return device_copy(keep.back().data(), keep.back().size(), stream, mr);
+uint64_t u64_at(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
 }
 
 }  // namespace
 
-Batch read_kcol_row_group_to_device(const KcolFile& file, size_t row_group, const std::vector<size_t>& columns,
-                                    const SchemaPtr& schema, gpu::Stream stream, gpu::MemoryResource& mr) {
-  gpu::require_explicit_stream(stream, "read_kcol_row_group_to_device");
-  const kcol::Footer& footer = file.footer();
-  if (row_group >= file.num_row_groups()) return file.read_row_group(row_group, columns);  // its error
-  const size_t rows = static_cast<size_t>(file.row_group_rows(row_group));
-  // The chunks, read into one pinned block.
-  std::vector<uint64_t> at(columns.size() + 1, 0);
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i] >= footer.columns.size()) return file.read_row_group(row_group, columns);
-    at[i + 1] = at[i] + (footer.chunk(row_group, columns[i]).size + 63) / 64 * 64;
-  }
-  gpu::PinnedBlock pinned = gpu::acquire_pinned(std::max<uint64_t>(at.back(), 64));
-  parallel_for(columns.size(), 4, [&](size_t i) {
-    const ChunkMeta& m = footer.chunk(row_group, columns[i]);
-    file.read_bytes(m.offset, static_cast<size_t>(m.size), pinned.data() + at[i]);
-  });
-  BufferPtr scratch = Buffer::allocate(std::max<uint64_t>(at.back(), 64) + 64, mr, stream);
-  uint32_t* error = reinterpret_cast<uint32_t*>(scratch->as<uint8_t>() + at.back());
-  KESTREL_CUDA_CHECK(cudaMemsetAsync(error, 0, sizeof(uint32_t), stream.handle()));
-  std::vector<ColumnPtr> out(columns.size());
-  std::vector<std::vector<uint8_t>> plain_strings;  // decompressed string bytes, alive until the synchronization
-  // The bytes the offsets must end at: the section's size, or its decompressed size (the last offset).
-  auto plain_size = [](uint64_t size, bool zstd, const uint8_t* offsets, size_t count) -> uint64_t {
-    if (!zstd) return size;
-    uint64_t v;
-    std::memcpy(&v, offsets + count * 8, 8);
-    return v;
+struct StagedKcol {
+  struct Chunk {
+    const KcolFile* file = nullptr;
+    size_t row_group = 0, column = 0;  ///< file column
+    const ChunkMeta* meta = nullptr;
+    uint64_t at = 0;                    ///< in the batch's device copy (and the staging buffer)
+    const uint8_t* host = nullptr;      ///< the chunk's bytes on the host (mapping or staging)
+    gpu::FileMapping* mapping = nullptr;  ///< null: in the staging buffer
   };
-  for (size_t i = 0; i < columns.size(); ++i) {
-    const ChunkMeta& m = footer.chunk(row_group, columns[i]);
-    const LogicalType& type = footer.columns[columns[i]].type;
-    if (!sections_valid(m, type, rows)) {
-      file.read_chunk(row_group, columns[i]);  // throws the CPU reader's error
-      throw InternalError("kcol file '" + file.path() + "': the GPU reader rejects a chunk the CPU reader reads");
-    }
-    const uint8_t* host = pinned.data() + at[i];
-    uint8_t* device = scratch->as<uint8_t>() + at[i];
-    if (m.null_count > 0) {
-      // The bitmap must agree with the null count, as the CPU reader checks.
-      size_t valid = 0;
-      const uint8_t* bits = host + m.validity_offset;
-      for (size_t r = 0; r < rows; ++r) valid += (bits[r >> 3] >> (r & 7)) & 1;
-      if (valid != rows - m.null_count) {
-        file.read_chunk(row_group, columns[i]);
-        throw InternalError("kcol file '" + file.path() + "': the GPU reader rejects a chunk the CPU reader reads");
-      }
-    }
-    BufferPtr validity = m.null_count > 0 ? device_copy(host + m.validity_offset, (rows + 7) / 8, stream, mr) : nullptr;
-    const size_t nulls = static_cast<size_t>(m.null_count);
-    try {
-    switch (m.encoding) {
-      case Encoding::kPlain: {
-        BufferPtr values = device_copy(host + m.data_offset, static_cast<size_t>(m.data_size), stream, mr);
-        out[i] = Column::from_buffers(type, ColumnEncoding::kPlain, rows, nulls, validity, values, nullptr, nullptr);
-        break;
-      }
-      case Encoding::kPacked:
-      case Encoding::kDictionary: {
-        // The block table and the words go to the device as they lie in the chunk; the unpacking writes the values.
-        h2d(device + m.blocks_offset, host + m.blocks_offset, m.block_count * sizeof(kcol::BlockHeader), stream);
-        h2d(device + m.data_offset, host + m.data_offset, static_cast<size_t>(m.data_size), stream);
-        const bool dictionary = m.encoding == Encoding::kDictionary;
-        const int width = dictionary ? 4 : static_cast<int>(type.physical_width());
-        BufferPtr values = Buffer::allocate(std::max<size_t>(rows * static_cast<size_t>(width), 8), mr, stream);
-        kcol::unpack_blocks_gpu(reinterpret_cast<const kcol::BlockHeader*>(device + m.blocks_offset),
-                                static_cast<size_t>(m.block_count), reinterpret_cast<const uint32_t*>(device + m.data_offset),
-                                static_cast<size_t>(m.data_size / 4), rows, width,
-                                dictionary ? std::max<uint64_t>(m.dictionary_entries, 1) : 0,
-                                type.id() == TypeId::kBoolean, values->data(), error, stream);
-        if (!dictionary) {
-          out[i] = Column::from_buffers(type, ColumnEncoding::kPlain, rows, nulls, validity, values, nullptr, nullptr);
-          break;
-        }
-        const size_t entries = static_cast<size_t>(m.dictionary_entries);
-        BufferPtr offsets = device_copy(host + m.aux_offset, (entries + 1) * 8, stream, mr);
-        BufferPtr bytes = device_strings(host + m.aux2_offset, m.aux2_size, m.bytes_zstd, host + m.aux_offset, entries,
-                                         plain_strings, stream, mr);
-        kcol::check_offsets_gpu(offsets->as<int64_t>(), entries, plain_size(m.aux2_size, m.bytes_zstd, host + m.aux_offset, entries),
-                                error, stream);
-        ColumnPtr dict = Column::from_buffers(type, ColumnEncoding::kPlain, entries, 0, nullptr, bytes, offsets, nullptr);
-        out[i] = Column::make_dictionary(type, rows, values, validity, nulls, dict);
-        break;
-      }
-      case Encoding::kStrings: {
-        BufferPtr offsets = device_copy(host + m.aux_offset, (rows + 1) * 8, stream, mr);
-        BufferPtr bytes = device_strings(host + m.data_offset, m.data_size, m.bytes_zstd, host + m.aux_offset, rows,
-                                         plain_strings, stream, mr);
-        kcol::check_offsets_gpu(offsets->as<int64_t>(), rows, plain_size(m.data_size, m.bytes_zstd, host + m.aux_offset, rows), error,
-                                stream);
-        out[i] = Column::from_buffers(type, ColumnEncoding::kPlain, rows, nulls, validity, bytes, offsets, nullptr);
-        break;
-      }
-    }
-    } catch (const InvalidInput&) {
-      file.read_chunk(row_group, columns[i]);  // a malformed compressed section: the CPU reader's error
-      throw InternalError("kcol file '" + file.path() + "': the GPU reader rejects a chunk the CPU reader reads");
+  std::vector<KcolPart> parts;
+  std::vector<size_t> columns;
+  std::vector<uint64_t> first_rows;  ///< per part, and the total last
+  std::vector<Chunk> chunks;         ///< part-major: chunk of part p, column i at p * columns + i
+  uint64_t total = 0;
+  gpu::PinnedBlock staging;
+  uint64_t mapped_bytes = 0, read_ns = 0;
+  size_t reads = 0;
+  // The bytes already sent to the device (StageUpload), until the decode takes them over.
+  gpu::DeviceBlock device_raw;
+  std::unique_ptr<gpu::Event> uploaded;
+};
+
+namespace {
+
+void copy_chunks_to_device(const StagedKcol& staged, uint8_t* device, gpu::Stream stream) {
+  if (staged.mapped_bytes == 0) {
+    h2d(device, staged.staging.data(), static_cast<size_t>(staged.total), stream);
+    return;
+  }
+  for (const StagedKcol::Chunk& c : staged.chunks) {
+    if (c.mapping != nullptr) {
+      c.mapping->copy_to_device(device + c.at, c.meta->offset, c.meta->size, stream);
+    } else {
+      h2d(device + c.at, staged.staging.data() + c.at, static_cast<size_t>(c.meta->size), stream);
     }
   }
-  uint32_t flagged = 0;
-  KESTREL_CUDA_CHECK(cudaMemcpyAsync(&flagged, error, sizeof(flagged), cudaMemcpyDeviceToHost, stream.handle()));
-  // The data checks' verdict is needed before the batch leaves (and the pinned block must outlive its copies).
+}
+
+[[noreturn]] void reject(const StagedKcol::Chunk& c, const std::string& why) {
+  c.file->read_chunk(c.row_group, c.column);  // throws the CPU reader's error
+  throw InternalError("kcol file '" + c.file->path() + "': the GPU reader rejects column " + std::to_string(c.column) +
+                      " of row group " + std::to_string(c.row_group) + ", which the CPU reader reads (" + why + ")");
+}
+
+}  // namespace
+
+std::shared_ptr<StagedKcol> stage_kcol(const std::vector<KcolPart>& parts, const std::vector<size_t>& columns,
+                                       const StageUpload* upload) {
+  auto staged = std::make_shared<StagedKcol>();
+  staged->parts = parts;
+  staged->columns = columns;
+  staged->first_rows.assign(parts.size() + 1, 0);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const auto& [file, row_group] = parts[p];
+    if (row_group >= file->num_row_groups()) file->read_row_group(row_group, columns);  // its error
+    staged->first_rows[p + 1] = staged->first_rows[p] + file->row_group_rows(row_group);
+    for (size_t c : columns) {
+      if (c >= file->footer().columns.size()) file->read_row_group(row_group, columns);
+      StagedKcol::Chunk chunk;
+      chunk.file = file;
+      chunk.row_group = row_group;
+      chunk.column = c;
+      chunk.meta = &file->footer().chunk(row_group, c);
+      chunk.at = staged->total;
+      staged->total += (chunk.meta->size + 63) / 64 * 64;
+      staged->chunks.push_back(chunk);
+    }
+  }
+  // The chunks by DMA from the files' registered mappings where possible, else read into pinned staging.
+  const auto t_read = std::chrono::steady_clock::now();
+  struct Piece {
+    size_t chunk;
+    uint64_t offset, length;
+  };
+  std::vector<Piece> pieces;
+  for (size_t i = 0; i < staged->chunks.size(); ++i) {
+    const ChunkMeta& m = *staged->chunks[i].meta;
+    for (uint64_t at = 0; at < m.size; at += kReadPiece) {
+      pieces.push_back(Piece{i, m.offset + at, std::min<uint64_t>(kReadPiece, m.size - at)});
+    }
+  }
+  std::unique_ptr<std::atomic<uint8_t>[]> mapped(new std::atomic<uint8_t>[staged->chunks.size()]);
+  for (size_t i = 0; i < staged->chunks.size(); ++i) {
+    mapped[i].store(staged->chunks[i].file->dma_mapping() != nullptr ? 1 : 0);
+  }
+  parallel_for(pieces.size(), device_io_threads(), [&](size_t i) {
+    const Piece& p = pieces[i];
+    if (mapped[p.chunk].load() != 0 &&
+        !staged->chunks[p.chunk].file->dma_mapping()->prepare(p.offset, p.length)) {
+      mapped[p.chunk].store(0);
+    }
+  });
+  std::vector<Piece> reads;
+  for (const Piece& p : pieces) {
+    if (mapped[p.chunk].load() == 0) reads.push_back(p);
+  }
+  if (!reads.empty()) {
+    staged->staging = gpu::acquire_pinned(std::max<uint64_t>(staged->total, 64));
+    parallel_for(reads.size(), device_io_threads(), [&](size_t i) {
+      const Piece& p = reads[i];
+      const StagedKcol::Chunk& c = staged->chunks[p.chunk];
+      c.file->read_bytes(p.offset, static_cast<size_t>(p.length),
+                         staged->staging.data() + c.at + (p.offset - c.meta->offset));
+    });
+  }
+  for (size_t i = 0; i < staged->chunks.size(); ++i) {
+    StagedKcol::Chunk& c = staged->chunks[i];
+    if (mapped[i].load() != 0) {
+      c.mapping = c.file->dma_mapping();
+      c.host = c.mapping->data() + c.meta->offset;
+      staged->mapped_bytes += c.meta->size;
+    } else {
+      c.host = staged->staging.data() + c.at;
+    }
+  }
+  staged->reads = reads.size();
+  staged->read_ns = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_read).count());
+  if (upload != nullptr) {
+    try {
+      staged->device_raw = gpu::DeviceBlock(*upload->mr, std::max<uint64_t>(staged->total, 8), upload->stream);
+    } catch (const ResourceExhausted&) {
+      return staged;  // no room ahead of the decode: it copies the bytes itself
+    }
+    copy_chunks_to_device(*staged, staged->device_raw.data(), upload->stream);
+    staged->uploaded = std::make_unique<gpu::Event>();
+    staged->uploaded->record(upload->stream);
+  }
+  return staged;
+}
+
+Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Stream stream, gpu::MemoryResource& mr,
+                         DeviceScanStats* stats) {
+  gpu::require_explicit_stream(stream, "decode_staged_kcol");
+  const auto t_decode = std::chrono::steady_clock::now();
+  const size_t rows = static_cast<size_t>(staged.first_rows.back());
+  const size_t column_count = staged.columns.size();
+  const size_t part_count = staged.parts.size();
+  if (column_count == 0 || part_count == 0) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+  gpu::PinnedBlock tables, status_block, host_frames;
+  gpu::SyncOnError sync_on_error(stream);
+  std::vector<BufferPtr> held;  // scratch, freed in the stream's order when this returns
+  auto alloc = [&](size_t bytes) {
+    held.push_back(Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream));
+    return held.back()->as<uint8_t>();
+  };
+  uint8_t* raw = nullptr;
+  gpu::DeviceBlock uploaded;  // the read-ahead's copy, taken over: freed in this stream's order
+  if (staged.device_raw) {
+    staged.uploaded->wait(stream);
+    uploaded = std::move(staged.device_raw);
+    uploaded.free_on(stream);
+    raw = uploaded.data();
+  } else {
+    raw = alloc(static_cast<size_t>(staged.total) + 64);
+    copy_chunks_to_device(staged, raw, stream);
+  }
+  uint32_t* error = reinterpret_cast<uint32_t*>(alloc(8));
+  KESTREL_CUDA_CHECK(cudaMemsetAsync(error, 0, sizeof(uint32_t), stream.handle()));
+
+  std::vector<kcol::UnpackJob> jobs;
+  std::vector<uint64_t> starts{0};
+  struct Frame {
+    size_t chunk;
+    const uint8_t* input;
+    size_t input_bytes;
+    uint8_t* output;
+    size_t output_bytes;
+    const uint8_t* host_input;
+  };
+  std::vector<Frame> frames;
+  std::vector<kcol::ZstdFrame> table;
+  // A string section's bytes into `dst`: copied, or its zstd frames queued for decompression.
+  auto section_bytes = [&](size_t chunk_index, uint64_t offset, uint64_t size, bool zstd, uint64_t plain,
+                           uint8_t* dst) {
+    const StagedKcol::Chunk& c = staged.chunks[chunk_index];
+    if (!zstd) {
+      d2d(dst, raw + c.at + offset, static_cast<size_t>(size), stream);
+      return;
+    }
+    if (plain > kcol::plausible_string_bytes(size) || !kcol::zstd_frames(c.host + offset, size, plain, table)) {
+      reject(c, "zstd frame table");
+    }
+    for (const kcol::ZstdFrame& f : table) {
+      frames.push_back(Frame{chunk_index, raw + c.at + offset + f.offset, static_cast<size_t>(f.size),
+                             dst + f.plain_offset, static_cast<size_t>(f.plain_size), c.host + offset + f.offset});
+    }
+  };
+  std::vector<ColumnPtr> out(column_count);
+  size_t host_columns = 0;
+  for (size_t i = 0; i < column_count; ++i) {
+    auto chunk_of = [&](size_t p) -> const StagedKcol::Chunk& { return staged.chunks[p * column_count + i]; };
+    const LogicalType& type = schema->field(i).type;
+    size_t nulls = 0;
+    bool all_dictionary = true, all_strings = true;
+    for (size_t p = 0; p < part_count; ++p) {
+      const StagedKcol::Chunk& c = chunk_of(p);
+      const ChunkMeta& m = *c.meta;
+      const size_t part_rows = static_cast<size_t>(staged.first_rows[p + 1] - staged.first_rows[p]);
+      if (!(c.file->footer().columns[c.column].type == type) || !sections_valid(m, type, part_rows)) {
+        reject(c, "section bounds");
+      }
+      if (m.null_count > 0) {
+        // The bitmap must agree with the null count, as the CPU reader checks.
+        const uint8_t* bits = c.host + m.validity_offset;
+        size_t valid = 0, r = 0;
+        for (; r + 64 <= part_rows; r += 64) valid += static_cast<size_t>(std::popcount(u64_at(bits + r / 8)));
+        for (; r < part_rows; ++r) valid += (bits[r >> 3] >> (r & 7)) & 1;
+        if (valid != part_rows - m.null_count) reject(c, "null count");
+      }
+      nulls += static_cast<size_t>(m.null_count);
+      all_dictionary = all_dictionary && m.encoding == Encoding::kDictionary;
+      all_strings = all_strings && m.encoding == Encoding::kStrings;
+    }
+    if (type.id() == TypeId::kVarchar && !all_dictionary && !all_strings) {
+      // Row groups that chose different string encodings: the CPU twin reads them and the column is copied over.
+      std::vector<Batch> hosts;
+      auto one = std::make_shared<const Schema>(std::vector<Field>{Field{"c", type, true}});
+      for (size_t p = 0; p < part_count; ++p) {
+        const StagedKcol::Chunk& c = chunk_of(p);
+        ColumnPtr col = c.file->read_chunk(c.row_group, c.column);
+        hosts.emplace_back(one, std::vector<ColumnPtr>{col}, col->length(), gpu::MemoryKind::kHost);
+      }
+      out[i] = copy_column(*concat_batches(hosts, one).column(0), mr, stream);
+      ++host_columns;
+      continue;
+    }
+    BufferPtr validity;
+    if (nulls > 0) {
+      validity = Buffer::allocate((rows + 31) / 32 * 4, mr, stream);
+      KESTREL_CUDA_CHECK(cudaMemsetAsync(validity->data(), 0, (rows + 31) / 32 * 4, stream.handle()));
+      for (size_t p = 0; p < part_count; ++p) {
+        const StagedKcol::Chunk& c = chunk_of(p);
+        const size_t part_rows = static_cast<size_t>(staged.first_rows[p + 1] - staged.first_rows[p]);
+        kcol::copy_bits_gpu(c.meta->null_count > 0 ? raw + c.at + c.meta->validity_offset : nullptr, part_rows,
+                            validity->as<uint8_t>(), static_cast<size_t>(staged.first_rows[p]), stream);
+      }
+    }
+    const Encoding encoding = chunk_of(0).meta->encoding;
+    if (encoding == Encoding::kPlain || encoding == Encoding::kPacked) {
+      const size_t width = type.physical_width();
+      BufferPtr values = Buffer::allocate(std::max<size_t>(rows * width, 8), mr, stream);
+      for (size_t p = 0; p < part_count; ++p) {
+        const StagedKcol::Chunk& c = chunk_of(p);
+        const ChunkMeta& m = *c.meta;
+        uint8_t* dst = values->as<uint8_t>() + staged.first_rows[p] * width;
+        if (m.encoding == Encoding::kPlain) {
+          d2d(dst, raw + c.at + m.data_offset, static_cast<size_t>(m.data_size), stream);
+          continue;
+        }
+        kcol::UnpackJob job;
+        job.blocks = reinterpret_cast<const kcol::BlockHeader*>(raw + c.at + m.blocks_offset);
+        job.words = reinterpret_cast<const uint32_t*>(raw + c.at + m.data_offset);
+        job.out = dst;
+        job.block_count = m.block_count;
+        job.word_count = m.data_size / 4;
+        job.rows = staged.first_rows[p + 1] - staged.first_rows[p];
+        job.out_width = static_cast<int32_t>(width);
+        job.boolean = type.id() == TypeId::kBoolean ? 1 : 0;
+        jobs.push_back(job);
+        starts.push_back(starts.back() + m.block_count);
+      }
+      out[i] = Column::from_buffers(type, ColumnEncoding::kPlain, rows, nulls, validity, values, nullptr, nullptr);
+      continue;
+    }
+    // Strings: offsets shifted by the bytes of the row groups before, bytes side by side; dictionaries likewise,
+    // with codes shifted by the entries before.
+    const bool dictionary = encoding == Encoding::kDictionary;
+    std::vector<uint64_t> count_before(part_count + 1, 0), bytes_before(part_count + 1, 0);
+    for (size_t p = 0; p < part_count; ++p) {
+      const StagedKcol::Chunk& c = chunk_of(p);
+      const ChunkMeta& m = *c.meta;
+      const uint64_t count = dictionary ? m.dictionary_entries : staged.first_rows[p + 1] - staged.first_rows[p];
+      const uint64_t section_size = dictionary ? m.aux2_size : m.data_size;
+      const uint64_t plain = m.bytes_zstd ? u64_at(c.host + m.aux_offset + count * 8) : section_size;
+      count_before[p + 1] = count_before[p] + count;
+      bytes_before[p + 1] = bytes_before[p] + plain;
+    }
+    BufferPtr offsets = Buffer::allocate((count_before.back() + 1) * 8, mr, stream);
+    BufferPtr bytes = Buffer::allocate(std::max<uint64_t>(bytes_before.back(), 8), mr, stream);
+    BufferPtr codes;
+    if (dictionary) codes = Buffer::allocate(std::max<size_t>(rows * 4, 8), mr, stream);
+    for (size_t p = 0; p < part_count; ++p) {
+      const StagedKcol::Chunk& c = chunk_of(p);
+      const ChunkMeta& m = *c.meta;
+      const uint64_t count = count_before[p + 1] - count_before[p];
+      const uint64_t plain = bytes_before[p + 1] - bytes_before[p];
+      kcol::copy_offsets_gpu(reinterpret_cast<const int64_t*>(raw + c.at + m.aux_offset), static_cast<size_t>(count),
+                             plain, static_cast<int64_t>(bytes_before[p]), p + 1 == part_count,
+                             offsets->as<int64_t>() + count_before[p], error, stream);
+      section_bytes(p * column_count + i, dictionary ? m.aux2_offset : m.data_offset,
+                    dictionary ? m.aux2_size : m.data_size, m.bytes_zstd, plain,
+                    bytes->as<uint8_t>() + bytes_before[p]);
+      if (dictionary) {
+        kcol::UnpackJob job;
+        job.blocks = reinterpret_cast<const kcol::BlockHeader*>(raw + c.at + m.blocks_offset);
+        job.words = reinterpret_cast<const uint32_t*>(raw + c.at + m.data_offset);
+        job.out = codes->as<int32_t>() + staged.first_rows[p];
+        job.block_count = m.block_count;
+        job.word_count = m.data_size / 4;
+        job.rows = staged.first_rows[p + 1] - staged.first_rows[p];
+        job.limit = std::max<uint64_t>(m.dictionary_entries, 1);
+        job.code_base = count_before[p];
+        job.out_width = 4;
+        jobs.push_back(job);
+        starts.push_back(starts.back() + m.block_count);
+      }
+    }
+    if (dictionary) {
+      ColumnPtr dict = Column::from_buffers(type, ColumnEncoding::kPlain, static_cast<size_t>(count_before.back()), 0,
+                                            nullptr, bytes, offsets, nullptr);
+      out[i] = Column::make_dictionary(type, rows, codes, validity, nulls, dict);
+    } else {
+      out[i] = Column::from_buffers(type, ColumnEncoding::kPlain, rows, nulls, validity, bytes, offsets, nullptr);
+    }
+  }
+
+  // The job table and the nvCOMP arguments go over in one pinned block.
+  const bool device_zstd = !frames.empty() && gpu::device_codec_available(gpu::DeviceCodec::kZstd);
+  const size_t job_bytes = jobs.size() * sizeof(kcol::UnpackJob), start_bytes = starts.size() * 8;
+  const size_t frame_count = device_zstd ? frames.size() : 0;
+  const size_t table_bytes = job_bytes + start_bytes + frame_count * 4 * 8 + 64;
+  tables = gpu::acquire_pinned(table_bytes);
+  uint8_t* device_tables = alloc(table_bytes);
+  std::memcpy(tables.data(), jobs.data(), job_bytes);
+  std::memcpy(tables.data() + job_bytes, starts.data(), start_bytes);
+  size_t frame_at = job_bytes + start_bytes;
+  frame_at = (frame_at + 7) / 8 * 8;
+  if (device_zstd) {
+    auto* host_args = reinterpret_cast<uint64_t*>(tables.data() + frame_at);
+    for (size_t f = 0; f < frame_count; ++f) {
+      host_args[f] = reinterpret_cast<uint64_t>(frames[f].input);
+      host_args[frame_count + f] = frames[f].input_bytes;
+      host_args[2 * frame_count + f] = reinterpret_cast<uint64_t>(frames[f].output);
+      host_args[3 * frame_count + f] = frames[f].output_bytes;
+    }
+  }
+  h2d(device_tables, tables.data(), table_bytes, stream);
+  kcol::unpack_jobs_gpu(reinterpret_cast<const kcol::UnpackJob*>(device_tables),
+                        reinterpret_cast<const uint64_t*>(device_tables + job_bytes), jobs.size(), starts.back(), error,
+                        stream);
+  // zstd frames: one nvCOMP batch, or the host when the device codec is missing.
+  size_t* actual = nullptr;
+  int* statuses = nullptr;
+  if (device_zstd) {
+    auto* args = reinterpret_cast<uint64_t*>(device_tables + frame_at);
+    actual = reinterpret_cast<size_t*>(alloc(frame_count * sizeof(size_t)));
+    statuses = reinterpret_cast<int*>(alloc(frame_count * sizeof(int)));
+    gpu::DeviceDecompressBatch batch;
+    batch.inputs = reinterpret_cast<const void* const*>(args);
+    batch.input_bytes = reinterpret_cast<const size_t*>(args + frame_count);
+    batch.outputs = reinterpret_cast<void* const*>(args + 2 * frame_count);
+    batch.output_capacity = reinterpret_cast<const size_t*>(args + 3 * frame_count);
+    batch.actual_bytes = actual;
+    batch.statuses = statuses;
+    batch.count = frame_count;
+    for (const Frame& f : frames) {
+      batch.max_output_bytes = std::max(batch.max_output_bytes, f.output_bytes);
+      batch.total_output_bytes += f.output_bytes;
+    }
+    gpu::decompress_on_device(gpu::DeviceCodec::kZstd, batch, stream, mr);
+  } else if (!frames.empty()) {
+    size_t total = 0;
+    std::vector<size_t> at(frames.size());
+    for (size_t f = 0; f < frames.size(); ++f) {
+      at[f] = total;
+      total += frames[f].output_bytes;
+    }
+    host_frames = gpu::acquire_pinned(std::max<size_t>(total, 64));
+    parallel_for(frames.size(), device_io_threads(), [&](size_t f) {
+      try {
+        decompress(CompressionCodec::kZstd, {frames[f].host_input, frames[f].input_bytes},
+                   {host_frames.data() + at[f], frames[f].output_bytes});
+      } catch (const InvalidInput& e) {
+        reject(staged.chunks[frames[f].chunk], e.message());
+      }
+    });
+    for (size_t f = 0; f < frames.size(); ++f) h2d(frames[f].output, host_frames.data() + at[f], frames[f].output_bytes, stream);
+  }
+  // One synchronization: the device checks' verdict and the frames' statuses.
+  const size_t status_bytes = 8 + frame_count * (sizeof(size_t) + sizeof(int));
+  status_block = gpu::acquire_pinned(status_bytes);
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(status_block.data(), error, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream.handle()));
+  if (frame_count > 0) {
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(status_block.data() + 8, actual, frame_count * sizeof(size_t),
+                                       cudaMemcpyDeviceToHost, stream.handle()));
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(status_block.data() + 8 + frame_count * sizeof(size_t), statuses,
+                                       frame_count * sizeof(int), cudaMemcpyDeviceToHost, stream.handle()));
+  }
   stream.synchronize();
+  for (size_t f = 0; f < frame_count; ++f) {
+    size_t got;
+    int status;
+    std::memcpy(&got, status_block.data() + 8 + f * sizeof(size_t), sizeof(size_t));
+    std::memcpy(&status, status_block.data() + 8 + frame_count * sizeof(size_t) + f * sizeof(int), sizeof(int));
+    if (status != 0 || got != frames[f].output_bytes) reject(staged.chunks[frames[f].chunk], "zstd frame");
+  }
+  uint32_t flagged;
+  std::memcpy(&flagged, status_block.data(), sizeof(flagged));
   if (flagged != 0) {
-    for (size_t c : columns) file.read_chunk(row_group, c);
-    throw InternalError("kcol file '" + file.path() + "': the GPU reader rejects row group " +
-                        std::to_string(row_group) + ", which the CPU reader reads");
+    for (const StagedKcol::Chunk& c : staged.chunks) c.file->read_chunk(c.row_group, c.column);
+    throw InternalError("kcol: the GPU reader rejects a batch of " + std::to_string(part_count) +
+                        " row groups that the CPU reader reads (first file '" + staged.parts.front().first->path() + "')");
+  }
+  if (stats != nullptr) {
+    stats->batches += 1;
+    stats->kcol_batches += 1;
+    stats->bytes_read += staged.total;
+    stats->bytes_mapped += staged.mapped_bytes;
+    stats->reads += staged.reads;
+    stats->read_ns += staged.read_ns;
+    stats->h2d_bytes += staged.total;
+    stats->chunks_host_decoded += host_columns * part_count;
+    stats->decode_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_decode).count());
   }
   return Batch(schema, std::move(out), rows, gpu::MemoryKind::kDevice, stream);
+}
+
+Batch read_kcol_to_device(const std::vector<KcolPart>& parts, const std::vector<size_t>& columns,
+                          const SchemaPtr& schema, gpu::Stream stream, gpu::MemoryResource& mr, DeviceScanStats* stats) {
+  gpu::require_explicit_stream(stream, "read_kcol_to_device");
+  std::shared_ptr<StagedKcol> staged = stage_kcol(parts, columns, nullptr);
+  return decode_staged_kcol(*staged, schema, stream, mr, stats);
 }
 
 #endif

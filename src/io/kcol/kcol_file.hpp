@@ -46,6 +46,8 @@ class KcolFile {
   ColumnPtr read_chunk(size_t row_group, size_t column) const;
   /// Reads `length` bytes at `offset` (IoError on failure).
   void read_bytes(uint64_t offset, size_t length, uint8_t* out) const { file_->read(offset, length, out); }
+  /// The file mapped for DMA to the GPU (gpu/file_mapping.hpp), or null.
+  gpu::FileMapping* dma_mapping() const { return file_->dma_mapping(); }
 
  private:
   KcolFile() = default;

@@ -185,4 +185,23 @@ void unpack_block(const uint32_t* words, size_t count, int64_t base, int width, 
   }
 }
 
+bool zstd_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vector<ZstdFrame>& frames) {
+  frames.clear();
+  if (size < 8) return false;
+  uint64_t count;
+  std::memcpy(&count, section, 8);
+  if (count != (plain + kZstdFramePlain - 1) / kZstdFramePlain || count > (size - 8) / 8) return false;
+  uint64_t at = 8 + 8 * count;
+  frames.reserve(static_cast<size_t>(count));
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t n;
+    std::memcpy(&n, section + 8 + 8 * i, 8);
+    if (n == 0 || n > size - at) return false;
+    const uint64_t plain_at = i * kZstdFramePlain;
+    frames.push_back(ZstdFrame{at, n, plain_at, std::min(kZstdFramePlain, plain - plain_at)});
+    at += n;
+  }
+  return at == size;
+}
+
 }  // namespace kestrel::io::kcol

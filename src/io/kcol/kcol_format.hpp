@@ -40,12 +40,24 @@ struct ChunkMeta {
   uint64_t aux2_offset = 0, aux2_size = 0;
   uint64_t dictionary_entries = 0;
   int64_t min = 0, max = 0;
-  /// The string bytes (STRINGS: data; DICTIONARY: aux2) are one zstd frame (kept in the encoding word's bit 8).
+  /// The string bytes (STRINGS: data; DICTIONARY: aux2) are zstd frames (kept in the encoding word's bit 8).
   bool bytes_zstd = false;
 };
 
 /// The encoding word's flag for zstd-compressed string bytes.
 constexpr uint64_t kZstdBytesFlag = 0x100;
+/// Plain bytes per zstd frame of a compressed string section (the last frame holds the rest): frames decompress
+/// independently, on host threads or as one batch on the GPU.
+constexpr uint64_t kZstdFramePlain = uint64_t{256} << 10;
+/// One frame of a compressed string section: its bytes (relative to the section) and what it decompresses to.
+struct ZstdFrame {
+  uint64_t offset = 0, size = 0;
+  uint64_t plain_offset = 0, plain_size = 0;
+};
+/// The frames of a compressed section of `size` bytes at `section` that holds `plain` bytes: a u64 frame count F
+/// (which must be ceil(plain / kZstdFramePlain)), F u64 frame sizes, then the frames back to back, filling the
+/// section. False when the table does not describe the section.
+bool zstd_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vector<ZstdFrame>& frames);
 /// The most a compressed string section may expand to; the writer leaves bigger sections uncompressed.
 constexpr uint64_t kMaxCompressedStringBytes = uint64_t{256} << 20;
 /// The decompressed size a section of `compressed` bytes may claim before it counts as corrupt: generous (zstd

@@ -101,8 +101,16 @@ std::vector<uint8_t> section_bytes(const uint8_t* data, uint64_t size, bool zstd
   if (plain_size > kcol::plausible_string_bytes(size)) {
     fail("compressed strings of " + std::to_string(size) + " bytes claim " + std::to_string(plain_size));
   }
+  std::vector<kcol::ZstdFrame> frames;
+  if (!kcol::zstd_frames(data, size, plain_size, frames)) {
+    fail("the frame table of compressed strings (" + std::to_string(size) + " bytes holding " +
+         std::to_string(plain_size) + ") does not fit");
+  }
   std::vector<uint8_t> plain(static_cast<size_t>(plain_size));
-  decompress(CompressionCodec::kZstd, {data, static_cast<size_t>(size)}, {plain.data(), plain.size()});
+  for (const kcol::ZstdFrame& f : frames) {
+    decompress(CompressionCodec::kZstd, {data + f.offset, static_cast<size_t>(f.size)},
+               {plain.data() + f.plain_offset, static_cast<size_t>(f.plain_size)});
+  }
   return plain;
 }
 

@@ -190,7 +190,19 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
     offsets_size = offsets.size() * 8;
     // zstd only where it pays: big sections that shrink by a quarter or more.
     if (bytes.size() >= kCompressMinBytes && bytes.size() <= kcol::kMaxCompressedStringBytes) {
-      std::vector<uint8_t> packed = compress(CompressionCodec::kZstd, bytes, 1);
+      // Frames of kZstdFramePlain bytes behind a table of their sizes (docs/kcol.md).
+      const size_t frames = static_cast<size_t>((bytes.size() + kcol::kZstdFramePlain - 1) / kcol::kZstdFramePlain);
+      std::vector<uint8_t> packed(8 + 8 * frames);
+      const uint64_t count = frames;
+      std::memcpy(packed.data(), &count, 8);
+      for (size_t f = 0; f < frames; ++f) {
+        const size_t at = f * kcol::kZstdFramePlain;
+        const size_t n = std::min<size_t>(kcol::kZstdFramePlain, bytes.size() - at);
+        std::vector<uint8_t> frame = compress(CompressionCodec::kZstd, {bytes.data() + at, n}, 1);
+        const uint64_t frame_size = frame.size();
+        std::memcpy(packed.data() + 8 + 8 * f, &frame_size, 8);
+        packed.insert(packed.end(), frame.begin(), frame.end());
+      }
       // Kept only if it pays and readers will accept its ratio.
       if (packed.size() * 4 < bytes.size() * 3 && bytes.size() <= kcol::plausible_string_bytes(packed.size())) {
         bytes = std::move(packed);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "gpu/file_mapping.hpp"
 
 namespace kestrel::io::parquet {
 
@@ -36,7 +37,15 @@ std::shared_ptr<RandomAccessFile> RandomAccessFile::from_memory(std::string name
 }
 
 RandomAccessFile::~RandomAccessFile() {
+  mapping_.reset();  // unregistered and unmapped before the descriptor closes
   if (fd_ >= 0) ::close(fd_);
+}
+
+gpu::FileMapping* RandomAccessFile::dma_mapping() const {
+  std::call_once(mapping_once_, [this] {
+    if (fd_ >= 0) mapping_ = gpu::FileMapping::create(fd_, size_, path_);
+  });
+  return mapping_.get();
 }
 
 void RandomAccessFile::read(uint64_t offset, size_t length, uint8_t* out) const {

@@ -4,8 +4,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
+
+namespace kestrel::gpu {
+class FileMapping;
+}
 
 namespace kestrel::io::parquet {
 
@@ -25,6 +30,9 @@ class RandomAccessFile {
   uint64_t size() const { return size_; }
   /// Reads exactly `length` bytes at `offset` into `out`; the range must lie inside the file.
   void read(uint64_t offset, size_t length, uint8_t* out) const;
+  /// The file mapped for DMA to the GPU (gpu/file_mapping.hpp), made on first use; null for bytes in memory, when
+  /// mappings are off or unavailable.
+  gpu::FileMapping* dma_mapping() const;
 
  private:
   RandomAccessFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
@@ -33,6 +41,8 @@ class RandomAccessFile {
   int fd_;  ///< -1 for memory
   uint64_t size_;
   std::shared_ptr<const std::vector<uint8_t>> memory_;
+  mutable std::once_flag mapping_once_;
+  mutable std::shared_ptr<gpu::FileMapping> mapping_;
 };
 
 }  // namespace kestrel::io::parquet

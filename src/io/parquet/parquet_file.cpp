@@ -355,6 +355,8 @@ ParquetFile::ChunkRange ParquetFile::chunk_range(size_t row_group, size_t column
 
 void ParquetFile::read_bytes(uint64_t offset, size_t length, uint8_t* out) const { file_->read(offset, length, out); }
 
+gpu::FileMapping* ParquetFile::dma_mapping() const { return file_->dma_mapping(); }
+
 ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options) const {
   const ChunkRange range = chunk_range(row_group, column);
   const ColumnDescriptor& d = descriptor(column);

@@ -21,6 +21,10 @@
 #include "io/parquet/parquet_schema.hpp"
 #include "vector/batch.hpp"
 
+namespace kestrel::gpu {
+class FileMapping;
+}
+
 namespace kestrel::io {
 
 namespace parquet {
@@ -101,6 +105,8 @@ class ParquetFile {
   ChunkRange chunk_range(size_t row_group, size_t column) const;
   /// Reads `length` bytes at `offset` of the file into `out` (IoError on failure); thread-safe.
   void read_bytes(uint64_t offset, size_t length, uint8_t* out) const;
+  /// The file mapped for DMA to the GPU (gpu/file_mapping.hpp), or null (a file in memory, mappings off).
+  gpu::FileMapping* dma_mapping() const;
 
   /// Decodes one column chunk into a host column (one decoding task).
   ColumnPtr read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options = {}) const;

@@ -33,6 +33,15 @@ Batch combine_parts(const std::vector<Batch>& parts, const SchemaPtr& schema, gp
   return concat_batches_gpu(parts, schema, stream, mr);
 }
 
+std::vector<io::KcolPart> kcol_parts(const catalog::KcolTable& table, const std::vector<size_t>& morsels) {
+  std::vector<io::KcolPart> parts;
+  for (size_t m : morsels) {
+    const io::KcolRowGroup& ref = table.row_group_refs().at(m);
+    parts.emplace_back(table.dataset()->files().at(ref.file).get(), ref.row_group);
+  }
+  return parts;
+}
+
 }  // namespace
 
 Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size_t>& morsels,
@@ -46,16 +55,9 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
     return io::read_parquet_to_device(*parquet.dataset(), refs, spec.columns, read_schema, stream, mr, read.stats);
   }
   if (read.device_decode && table.kind() == catalog::TableKind::kKcol) {
-    // Row group by row group into device memory, then one batch.
     const auto& kcol = static_cast<const catalog::KcolTable&>(table);
     SchemaPtr read_schema = schema ? schema : kcol.dataset()->project_schema(spec.columns);
-    std::vector<Batch> parts;
-    for (size_t m : morsels) {
-      const io::KcolRowGroup& ref = kcol.row_group_refs().at(m);
-      parts.push_back(io::read_kcol_row_group_to_device(*kcol.dataset()->files().at(ref.file), ref.row_group,
-                                                        spec.columns, read_schema, stream, mr));
-    }
-    return combine_parts(parts, read_schema, stream, mr);
+    return io::read_kcol_to_device(kcol_parts(kcol, morsels), spec.columns, read_schema, stream, mr, read.stats);
   }
   std::vector<Batch> hosts(morsels.size());
   std::atomic<size_t> next{0};
@@ -89,39 +91,30 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   return combine_parts(parts, read_schema, stream, mr);
 }
 
-ParquetStager::ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
-                             std::vector<size_t> columns, size_t ahead, gpu::MemoryResource& mr)
-    : dataset_(std::move(dataset)),
-      morsels_(std::move(morsels)),
-      columns_(std::move(columns)),
-      ahead_(ahead),
-      upload_{stream_.view(), &mr},
-      staged_(morsels_.size()),
-      started_(morsels_.size(), 0) {}
+ScanStager::ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr)
+    : stage_(std::move(stage)), ahead_(ahead), upload_{stream_.view(), &mr}, staged_(morsels), started_(morsels, 0) {}
 
-ParquetStager::~ParquetStager() {
+ScanStager::~ScanStager() {
   // Reads still running use this object: wait for them (their results are dropped).
   for (auto& f : staged_) {
     if (f.valid()) f.wait();
   }
 }
 
-void ParquetStager::start_locked(size_t morsel) {
-  if (morsel >= morsels_.size() || started_[morsel]) return;
+void ScanStager::start_locked(size_t morsel) {
+  if (morsel >= staged_.size() || started_[morsel]) return;
   started_[morsel] = 1;
-  staged_[morsel] = std::async(std::launch::async, [this, morsel] {
-                      return io::stage_parquet(*dataset_, morsels_[morsel], columns_, &upload_);
-                    }).share();
+  staged_[morsel] = std::async(std::launch::async, [this, morsel] { return stage_(morsel, &upload_); }).share();
 }
 
-std::shared_ptr<io::StagedParquet> ParquetStager::take(size_t morsel) {
-  std::shared_future<std::shared_ptr<io::StagedParquet>> mine;
+std::shared_ptr<void> ScanStager::take(size_t morsel) {
+  std::shared_future<std::shared_ptr<void>> mine;
   {
     std::lock_guard lock(mutex_);
     start_locked(morsel);
     for (size_t m = morsel + 1; m <= morsel + ahead_; ++m) start_locked(m);
     mine = staged_[morsel];
-    staged_[morsel] = {};  // taken once: the pinned bytes go back to the pool when the decode is done
+    staged_[morsel] = {};  // taken once: the staged bytes are released when the decode is done
   }
   return mine.get();
 }
@@ -140,10 +133,10 @@ void TableScanGpu::prepare(ExecContext& ctx) {
     const size_t target = std::clamp<size_t>(static_cast<size_t>(*rows) / (2 * drivers), kGpuScanRows,
                                              kGpuScanMaxRows);
     per_group = std::max<size_t>(1, target / rows_per_morsel);
-    if (ctx.device_budget > 0 && table_->kind() == catalog::TableKind::kParquet && !spec_.columns.empty()) {
+    const double per_row = spec_.columns.empty() ? 0.0 : table_->scan_bytes_per_row(spec_.columns);
+    if (ctx.device_budget > 0 && per_row > 0) {
       // Under a set budget, the batches being decoded and read ahead (two per driver) take at most an eighth of
       // it, leaving the rest to the operators' state.
-      const double per_row = static_cast<const catalog::ParquetTable&>(*table_).scan_bytes_per_row(spec_.columns);
       const double cap_rows = static_cast<double>(ctx.device_budget) / 8.0 / (2.0 * static_cast<double>(drivers) *
                                                                               std::max(per_row, 1.0));
       per_group = std::min(per_group, std::max<size_t>(1, static_cast<size_t>(cap_rows) / rows_per_morsel));
@@ -159,22 +152,36 @@ void TableScanGpu::prepare(ExecContext& ctx) {
     current = group;
   }
   stager_.reset();
-  if (ctx.table_cache == nullptr && ctx.gpu_decode && table_->kind() == catalog::TableKind::kParquet &&
-      !spec_.columns.empty()) {
-    const auto& parquet = static_cast<const catalog::ParquetTable&>(*table_);
-    std::vector<std::vector<io::RowGroupRef>> refs;
-    for (const auto& group : groups_) {
-      refs.emplace_back();
-      for (size_t m : group) refs.back().push_back(parquet.row_group_refs().at(m));
-    }
+  const bool files = table_->kind() == catalog::TableKind::kParquet || table_->kind() == catalog::TableKind::kKcol;
+  if (ctx.table_cache == nullptr && ctx.gpu_decode && files && !spec_.columns.empty()) {
     size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
     // Morsels staged ahead of the drivers: as many as drivers (KESTREL_READ_AHEAD overrides, for benchmarks).
     if (const char* env = std::getenv("KESTREL_READ_AHEAD"); env != nullptr && std::atoi(env) > 0) {
       drivers = static_cast<size_t>(std::atoi(env));
     }
-    stager_ = std::make_unique<ParquetStager>(parquet.dataset(), std::move(refs), spec_.columns, drivers,
-                                              *ctx.device_mr);
-    stager_schema_ = schema_ ? schema_ : parquet.dataset()->project_schema(spec_.columns);
+    ScanStager::StageFn stage;
+    if (table_->kind() == catalog::TableKind::kParquet) {
+      const auto& parquet = static_cast<const catalog::ParquetTable&>(*table_);
+      auto refs = std::make_shared<std::vector<std::vector<io::RowGroupRef>>>();
+      for (const auto& group : groups_) {
+        refs->emplace_back();
+        for (size_t m : group) refs->back().push_back(parquet.row_group_refs().at(m));
+      }
+      stage = [dataset = parquet.dataset(), refs, columns = spec_.columns](size_t m, const io::StageUpload* up) {
+        return std::static_pointer_cast<void>(io::stage_parquet(*dataset, refs->at(m), columns, up));
+      };
+      stager_schema_ = schema_ ? schema_ : parquet.dataset()->project_schema(spec_.columns);
+    } else {
+      const auto& kcol = static_cast<const catalog::KcolTable&>(*table_);
+      auto parts = std::make_shared<std::vector<std::vector<io::KcolPart>>>();
+      for (const auto& group : groups_) parts->push_back(kcol_parts(kcol, group));
+      // The files stay open while the table (and so this scan) lives.
+      stage = [dataset = kcol.dataset(), parts, columns = spec_.columns](size_t m, const io::StageUpload* up) {
+        return std::static_pointer_cast<void>(io::stage_kcol(parts->at(m), columns, up));
+      };
+      stager_schema_ = schema_ ? schema_ : kcol.dataset()->project_schema(spec_.columns);
+    }
+    stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr);
   }
 }
 
@@ -186,8 +193,14 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
     return;
   }
   if (stager_) {
-    std::shared_ptr<io::StagedParquet> staged = stager_->take(morsel);
-    out.push_back(io::decode_staged_parquet(*staged, stager_schema_, stream, *ctx.device_mr, ctx.scan_stats));
+    std::shared_ptr<void> staged = stager_->take(morsel);
+    if (table_->kind() == catalog::TableKind::kParquet) {
+      out.push_back(io::decode_staged_parquet(*std::static_pointer_cast<io::StagedParquet>(staged), stager_schema_,
+                                              stream, *ctx.device_mr, ctx.scan_stats));
+    } else {
+      out.push_back(io::decode_staged_kcol(*std::static_pointer_cast<io::StagedKcol>(staged), stager_schema_, stream,
+                                           *ctx.device_mr, ctx.scan_stats));
+    }
     return;
   }
   out.push_back(read_morsels_to_device(*table_, groups_[morsel], spec_, schema_, stream, *ctx.device_mr, read));

@@ -7,6 +7,7 @@
 /// Groups are fixed per table (morsel position / group size), so every query asks the cache for the same groups.
 /// Pushed-down filters are not applied here: the plan puts them on the GPU after the scan.
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -39,29 +40,27 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
                              const catalog::ScanSpec& spec, const SchemaPtr& schema, gpu::Stream stream,
                              gpu::MemoryResource& mr, const GpuScanRead& read);
 
-/// Reads the file bytes of a Parquet scan's morsels ahead of the drivers: taking morsel m starts staging it (if not
-/// yet) and the next `ahead` morsels on background threads, so reads overlap the device decoding of earlier
-/// morsels. At most about `ahead` + drivers morsels are staged (in pinned memory) at once.
-class ParquetStager {
+/// Reads the file bytes of a GPU scan's morsels (Parquet or kcol) ahead of the drivers: taking morsel m starts
+/// staging it (if not yet) and the next `ahead` morsels on background threads, so reads overlap the device decoding
+/// of earlier morsels. At most about `ahead` + drivers morsels are staged at once.
+class ScanStager {
  public:
-  /// Staged bytes are also copied to the device (memory from `mr`) on the stager's own stream.
-  ParquetStager(io::ParquetDatasetPtr dataset, std::vector<std::vector<io::RowGroupRef>> morsels,
-                std::vector<size_t> columns, size_t ahead, gpu::MemoryResource& mr);
-  ~ParquetStager();
+  /// Stages one morsel; the upload (the stager's own stream and `mr`) copies the bytes to the device as well.
+  using StageFn = std::function<std::shared_ptr<void>(size_t morsel, const io::StageUpload* upload)>;
+  ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr);
+  ~ScanStager();
   /// Morsel `morsel`'s staged bytes (waiting for them); rethrows the error its reads met.
-  std::shared_ptr<io::StagedParquet> take(size_t morsel);
+  std::shared_ptr<void> take(size_t morsel);
 
  private:
   void start_locked(size_t morsel);
 
-  io::ParquetDatasetPtr dataset_;
-  std::vector<std::vector<io::RowGroupRef>> morsels_;
-  std::vector<size_t> columns_;
+  StageFn stage_;
   size_t ahead_;
   gpu::OwnedStream stream_;
   io::StageUpload upload_;
   std::mutex mutex_;
-  std::vector<std::shared_future<std::shared_ptr<io::StagedParquet>>> staged_;
+  std::vector<std::shared_future<std::shared_ptr<void>>> staged_;
   std::vector<uint8_t> started_;
 };
 
@@ -80,7 +79,7 @@ class TableScanGpu final : public Source {
   catalog::ScanSpec spec_;
   SchemaPtr schema_;
   std::vector<std::vector<size_t>> groups_;  ///< the table morsels of each scan morsel
-  std::unique_ptr<ParquetStager> stager_;    ///< Parquet without the table cache: reads run ahead
+  std::unique_ptr<ScanStager> stager_;       ///< files decoded on the device without the table cache: reads run ahead
   SchemaPtr stager_schema_;
 };
 

@@ -18,6 +18,8 @@
 #include <cuda_runtime.h>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_block.hpp"
+#include "gpu/file_mapping.hpp"
 #include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
 #include "io/parquet/device/device_decode.hpp"
@@ -38,13 +40,23 @@ std::string mib(uint64_t bytes) {
 std::string DeviceScanStats::describe() const {
   const double read_s = static_cast<double>(read_ns.load()) / 1e9;
   const double decode_s = static_cast<double>(decode_ns.load()) / 1e9;
-  std::string s = "GPU Parquet scan: " + std::to_string(batches.load()) + " batches, " + mib(bytes_read.load()) +
-                  " read in " + std::to_string(reads.load()) + " reads (pinned staging; GPUDirect Storage not used)";
-  if (read_s > 0) s += " " + std::to_string(static_cast<int>(static_cast<double>(bytes_read.load()) / read_s / 1e6)) + " MB/s per batch";
-  s += ", " + mib(h2d_bytes.load()) + " to the device, " + std::to_string(pages.load()) + " pages (" +
-       std::to_string(pages_device_decompressed.load()) + " decompressed on the device, " +
-       std::to_string(pages_host_decompressed.load()) + " on the host), " + std::to_string(chunks_host_decoded.load()) +
-       " column chunks decoded on the host, " + std::to_string(uploaded_ahead.load()) + " batches copied ahead";
+  const uint64_t all = batches.load(), kcol = kcol_batches.load();
+  const char* what = kcol == 0 ? "GPU Parquet scan: " : kcol == all ? "GPU kcol scan: " : "GPU Parquet and kcol scan: ";
+  std::string s = what + std::to_string(all) + " batches, " + mib(bytes_read.load()) + " read (" +
+                  mib(bytes_mapped.load()) + " by DMA from registered file mappings, " +
+                  mib(bytes_read.load() - bytes_mapped.load()) + " in " + std::to_string(reads.load()) +
+                  " reads through pinned staging; GPUDirect Storage not used)";
+  if (read_s > 0) {
+    s += " " + std::to_string(static_cast<int>(static_cast<double>(bytes_read.load()) / read_s / 1e6)) +
+         " MB/s per batch";
+  }
+  s += ", " + mib(h2d_bytes.load()) + " to the device";
+  if (kcol < all) {
+    s += ", " + std::to_string(pages.load()) + " pages (" + std::to_string(pages_device_decompressed.load()) +
+         " decompressed on the device, " + std::to_string(pages_host_decompressed.load()) + " on the host), " +
+         std::to_string(chunks_host_decoded.load()) + " column chunks decoded on the host";
+  }
+  s += ", " + std::to_string(uploaded_ahead.load()) + " batches copied ahead";
   if (decode_s > 0) s += ", device decode " + std::to_string(static_cast<int>(decode_s * 1000)) + " ms summed";
   return s;
 }
@@ -74,7 +86,9 @@ Batch decode_staged_parquet(StagedParquet&, const SchemaPtr&, gpu::Stream, gpu::
 }
 
 size_t staged_bytes(const StagedParquet&) { return 0; }
-const uint8_t* staged_data(const StagedParquet&) { return nullptr; }
+void copy_staged_to_device(const StagedParquet&, uint8_t*, gpu::Stream) {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
 
 #else
 
@@ -89,12 +103,7 @@ namespace dev = parquet::device;
 
 bool device_parquet_supported(std::string*) { return true; }
 
-namespace {
-
-constexpr uint64_t kCoalesceGap = uint64_t{128} << 10;  ///< reads span gaps up to this between wanted chunks
-constexpr size_t kReadPiece = size_t{8} << 20;        ///< one I/O task reads at most this much
-/// I/O threads per staged batch (several batches stage at once); KESTREL_IO_THREADS overrides (benchmarks).
-size_t io_threads() {
+size_t device_io_threads() {
   static const size_t n = [] {
     const char* env = std::getenv("KESTREL_IO_THREADS");
     const long v = env != nullptr ? std::strtol(env, nullptr, 10) : 0;
@@ -102,6 +111,11 @@ size_t io_threads() {
   }();
   return n;
 }
+
+namespace {
+
+constexpr uint64_t kCoalesceGap = uint64_t{128} << 10;  ///< reads span gaps up to this between wanted chunks
+constexpr size_t kReadPiece = size_t{8} << 20;        ///< one I/O task reads at most this much
 constexpr size_t kAlign = 16;
 
 size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -119,6 +133,8 @@ struct ChunkJob {
   uint64_t offset = 0;  ///< in the file
   uint64_t length = 0;
   uint64_t staged = 0;  ///< in the staging buffer
+  size_t range = 0;     ///< the coalesced read that covers it
+  const uint8_t* host = nullptr;  ///< its bytes in host memory (the staging buffer or the file's mapping)
   uint64_t first_row = 0;
   size_t rows = 0;
   std::vector<PageLayout> pages;  ///< the dictionary page (if any) first, then the data pages the rows need
@@ -160,8 +176,8 @@ std::optional<gpu::DeviceCodec> device_codec(CompressionCodec codec) {
 }
 
 /// The pages of a staged chunk, checked as the CPU decoder checks them.
-void plan_pages(ChunkJob& job, const uint8_t* staging) {
-  parquet::ByteSpan span{staging + job.staged, static_cast<size_t>(job.length)};
+void plan_pages(ChunkJob& job) {
+  parquet::ByteSpan span{job.host, static_cast<size_t>(job.length)};
   try {
     const size_t values = parquet::count_chunk_values(span, job.rows);
     if (values < job.rows) throw InvalidInput("too few values");
@@ -294,7 +310,7 @@ DeviceColumnType device_type_of(const parquet::ColumnDescriptor& d) {
 ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<size_t>& ids, const LogicalType& type,
                          gpu::Stream stream, gpu::MemoryResource& mr) {
   std::vector<ColumnPtr> parts(ids.size());
-  parallel_for(ids.size(), io_threads(), [&](size_t i) {
+  parallel_for(ids.size(), device_io_threads(), [&](size_t i) {
     const ChunkJob& job = jobs[ids[i]];
     parts[i] = job.file->read_column_chunk(job.row_group, job.file_column);
   });
@@ -312,8 +328,17 @@ ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<si
 
 }  // namespace
 
+/// One coalesced read of a batch: from the file's registered mapping by DMA, or through the pinned staging buffer.
+struct StagedRange {
+  gpu::FileMapping* mapping = nullptr;  ///< null: the bytes are in the staging buffer
+  uint64_t offset = 0, length = 0;      ///< in the file
+  uint64_t staged = 0;                  ///< in the batch's device copy (and the staging buffer)
+};
+
 struct StagedParquet {
   std::vector<ChunkJob> jobs;
+  std::vector<StagedRange> ranges;
+  uint64_t mapped_bytes = 0;
   std::vector<uint64_t> first_rows;
   size_t rows = 0;
   size_t columns = 0;
@@ -322,15 +347,8 @@ struct StagedParquet {
   size_t reads = 0;
   uint64_t read_ns = 0;
   // The bytes already sent to the device (StageUpload), until the decode takes them over.
-  gpu::MemoryResource* device_mr = nullptr;
-  uint8_t* device_raw = nullptr;
-  gpu::Stream upload_stream;
+  gpu::DeviceBlock device_raw;
   std::unique_ptr<gpu::Event> uploaded;
-
-  ~StagedParquet() {
-    // Never decoded: only the upload stream used the bytes.
-    if (device_raw != nullptr) device_mr->deallocate(device_raw, std::max<uint64_t>(staged_total, 8), upload_stream);
-  }
 };
 
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
@@ -390,36 +408,66 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
       staged_total += job.length;
     }
     job.staged = ranges.back().staged + (job.offset - ranges.back().offset);
+    job.range = ranges.size() - 1;
   }
-  std::vector<Read> pieces;
-  for (const Read& r : ranges) {
+  struct Piece {
+    size_t range;
+    uint64_t offset, length, staged;
+  };
+  std::vector<Piece> pieces;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const Read& r = ranges[i];
     for (uint64_t at = 0; at < r.length; at += kReadPiece) {
-      pieces.push_back(Read{r.file, r.offset + at, std::min<uint64_t>(kReadPiece, r.length - at), r.staged + at});
+      pieces.push_back(Piece{i, r.offset + at, std::min<uint64_t>(kReadPiece, r.length - at), r.staged + at});
     }
   }
 
-  // 2. Read into pinned staging with a few threads.
-  staged->staging = gpu::acquire_pinned(std::max<uint64_t>(staged_total, 64));
-  gpu::PinnedBlock& staging = staged->staging;
+  // 2. The ranges' bytes: registered for DMA in the files' mappings where possible (the page cache is read by the
+  //    copy engine, gpu/file_mapping.hpp), else read into pinned staging with a few threads.
   const auto t_read = std::chrono::steady_clock::now();
-  parallel_for(pieces.size(), io_threads(), [&](size_t i) {
-    pieces[i].file->read_bytes(pieces[i].offset, static_cast<size_t>(pieces[i].length), staging.data() + pieces[i].staged);
+  std::unique_ptr<std::atomic<uint8_t>[]> mapped(new std::atomic<uint8_t>[ranges.size()]);
+  for (size_t i = 0; i < ranges.size(); ++i) mapped[i].store(ranges[i].file->dma_mapping() != nullptr ? 1 : 0);
+  parallel_for(pieces.size(), device_io_threads(), [&](size_t i) {
+    const Piece& p = pieces[i];
+    if (mapped[p.range].load() != 0 && !ranges[p.range].file->dma_mapping()->prepare(p.offset, p.length)) {
+      mapped[p.range].store(0);
+    }
   });
+  std::vector<Piece> reads;
+  for (const Piece& p : pieces) {
+    if (mapped[p.range].load() == 0) reads.push_back(p);
+  }
+  gpu::PinnedBlock& staging = staged->staging;
+  if (!reads.empty()) {
+    staging = gpu::acquire_pinned(std::max<uint64_t>(staged_total, 64));
+    parallel_for(reads.size(), device_io_threads(), [&](size_t i) {
+      const Piece& p = reads[i];
+      ranges[p.range].file->read_bytes(p.offset, static_cast<size_t>(p.length), staging.data() + p.staged);
+    });
+  }
   const auto t_read_done = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    StagedRange r{mapped[i].load() != 0 ? ranges[i].file->dma_mapping() : nullptr, ranges[i].offset,
+                  ranges[i].length, ranges[i].staged};
+    if (r.mapping != nullptr) staged->mapped_bytes += r.length;
+    staged->ranges.push_back(r);
+  }
+  for (ChunkJob& job : jobs) {
+    const StagedRange& r = staged->ranges[job.range];
+    job.host = r.mapping != nullptr ? r.mapping->data() + job.offset : staging.data() + job.staged;
+  }
   staged->staged_total = staged_total;
-  staged->reads = pieces.size();
+  staged->reads = reads.size();
   staged->read_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_read_done - t_read).count());
   // Page headers are checked here, off the decoding driver's path.
-  for (ChunkJob& job : jobs) plan_pages(job, staging.data());
+  for (ChunkJob& job : jobs) plan_pages(job);
   if (upload != nullptr) {
     try {
-      staged->device_raw = static_cast<uint8_t*>(upload->mr->allocate(std::max<uint64_t>(staged_total, 8), upload->stream));
+      staged->device_raw = gpu::DeviceBlock(*upload->mr, std::max<uint64_t>(staged_total, 8), upload->stream);
     } catch (const ResourceExhausted&) {
       return staged;  // no room ahead of the decode: it copies the bytes itself
     }
-    staged->device_mr = upload->mr;
-    staged->upload_stream = upload->stream;
-    h2d(staged->device_raw, staging.data(), staged_total, upload->stream);
+    copy_staged_to_device(*staged, staged->device_raw.data(), upload->stream);
     staged->uploaded = std::make_unique<gpu::Event>();
     staged->uploaded->record(upload->stream);
   }
@@ -433,7 +481,6 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   const size_t rows = staged.rows;
   if (staged.columns == 0) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
   std::vector<ChunkJob>& jobs = staged.jobs;
-  gpu::PinnedBlock& staging = staged.staging;
   const uint64_t staged_total = staged.staged_total;
   const size_t column_count = staged.columns;
   if (rows >= (size_t{1} << 31)) {
@@ -442,43 +489,22 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   // Pinned blocks whose copies are queued on `stream`: an error must not hand them back to the pool before the
   // copies are done, so every early exit waits for the stream first (the guard is destroyed before them).
   gpu::PinnedBlock host_inflated, upload_pinned, status_block, codec_status;
-  struct SyncOnError {
-    gpu::Stream stream;
-    ~SyncOnError() {
-      if (std::uncaught_exceptions() > 0) {
-        try {
-          stream.synchronize();
-        } catch (...) {  // the original error is the one to report
-        }
-      }
-    }
-  } sync_on_error{stream};
+  gpu::SyncOnError sync_on_error(stream);
   Scratch scratch{stream, mr, {}};
   uint8_t* raw = nullptr;
   // The read-ahead's device copy, taken over: freed in this stream's order after the decode, or on an error.
-  struct OwnedRaw {
-    gpu::MemoryResource* mr = nullptr;
-    uint8_t* data = nullptr;
-    size_t bytes = 0;
-    gpu::Stream stream;
-    ~OwnedRaw() {
-      if (data != nullptr) mr->deallocate(data, bytes, stream);
-    }
-  } owned_raw;
-  const bool uploaded = resident == nullptr && staged.device_raw != nullptr;
+  gpu::DeviceBlock owned_raw;
+  const bool uploaded = resident == nullptr && staged.device_raw;
   if (resident != nullptr) {
     raw = const_cast<uint8_t*>(resident);
   } else if (uploaded) {
     staged.uploaded->wait(stream);
-    raw = staged.device_raw;
-    owned_raw.mr = staged.device_mr;
-    owned_raw.bytes = std::max<uint64_t>(staged_total, 8);
-    owned_raw.stream = stream;
-    owned_raw.data = staged.device_raw;
-    staged.device_raw = nullptr;
+    owned_raw = std::move(staged.device_raw);
+    owned_raw.free_on(stream);
+    raw = owned_raw.data();
   } else {
     raw = scratch.alloc(staged_total);
-    h2d(raw, staging.data(), staged_total, stream);
+    copy_staged_to_device(staged, raw, stream);
   }
 
   // 3. Page headers on the host; the path of each column.
@@ -568,12 +594,12 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   uint8_t* host_inflated_device = nullptr;
   if (!host_inflates.empty()) {
     host_inflated = gpu::acquire_pinned(host_inflated_total);
-    parallel_for(host_inflates.size(), io_threads(), [&](size_t i) {
+    parallel_for(host_inflates.size(), device_io_threads(), [&](size_t i) {
       const HostInflate& h = host_inflates[i];
       const ChunkJob& job = jobs[h.job];
       const PageLayout& page = job.pages[h.page];
       try {
-        decompress(job.meta->codec, {staging.data() + job.staged + page.body_offset, page.body_stored_size},
+        decompress(job.meta->codec, {job.host + page.body_offset, page.body_stored_size},
                    {host_inflated.data() + h.output_offset, page.body_size});
       } catch (const InvalidInput& e) {
         fail_like_cpu(job, e.message());
@@ -933,6 +959,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     const auto t_end = std::chrono::steady_clock::now();
     stats->batches += 1;
     stats->bytes_read += staged_total;
+    stats->bytes_mapped += staged.mapped_bytes;
     stats->reads += staged.reads;
     stats->read_ns += staged.read_ns;
     stats->decode_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_end - t_decode).count());
@@ -953,7 +980,20 @@ Batch read_parquet_to_device(const ParquetDataset& dataset, const std::vector<Ro
 }
 
 size_t staged_bytes(const StagedParquet& staged) { return staged.staged_total; }
-const uint8_t* staged_data(const StagedParquet& staged) { return staged.staging.data(); }
+
+void copy_staged_to_device(const StagedParquet& staged, uint8_t* device, gpu::Stream stream) {
+  if (staged.mapped_bytes == 0) {
+    h2d(device, staged.staging.data(), staged.staged_total, stream);  // one transfer of the whole staging buffer
+    return;
+  }
+  for (const StagedRange& r : staged.ranges) {
+    if (r.mapping != nullptr) {
+      r.mapping->copy_to_device(device + r.staged, r.offset, r.length, stream);
+    } else {
+      h2d(device + r.staged, staged.staging.data() + r.staged, r.length, stream);
+    }
+  }
+}
 
 #endif
 

@@ -23,10 +23,13 @@
 
 namespace kestrel::io {
 
-/// What GPU Parquet reads did (one per query, shared by its scans' drivers); EXPLAIN ANALYZE prints it.
+/// What GPU reads of Parquet and kcol files did (one per query, shared by its scans' drivers); EXPLAIN ANALYZE
+/// prints it.
 struct DeviceScanStats {
   std::atomic<uint64_t> batches{0};
+  std::atomic<uint64_t> kcol_batches{0};   ///< of those, from kcol files (the rest are Parquet)
   std::atomic<uint64_t> bytes_read{0};     ///< file bytes read (chunks and the gaps coalesced reads span)
+  std::atomic<uint64_t> bytes_mapped{0};   ///< of those, copied by DMA from registered file mappings
   std::atomic<uint64_t> reads{0};          ///< read calls
   std::atomic<uint64_t> read_ns{0};        ///< wall time of the reads of each batch (summed over batches)
   std::atomic<uint64_t> h2d_bytes{0};
@@ -40,6 +43,9 @@ struct DeviceScanStats {
   /// "GPU Parquet scan: 12 batches, 1.2 GiB read in 40 reads (pinned staging, GPUDirect Storage not used), ...".
   std::string describe() const;
 };
+
+/// I/O threads per staged batch (several batches stage at once): 4, or KESTREL_IO_THREADS (benchmarks).
+size_t device_io_threads();
 
 /// Whether the device decoder can run here (a GPU build); false with the reason otherwise.
 bool device_parquet_supported(std::string* why = nullptr);
@@ -67,6 +73,7 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
 Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu::Stream stream,
                             gpu::MemoryResource& mr, DeviceScanStats* stats, const uint8_t* resident = nullptr);
 size_t staged_bytes(const StagedParquet& staged);
-const uint8_t* staged_data(const StagedParquet& staged);
+/// Queues the copy of the staged bytes (staged_bytes of them) to `device` on `stream`.
+void copy_staged_to_device(const StagedParquet& staged, uint8_t* device, gpu::Stream stream);
 
 }  // namespace kestrel::io
