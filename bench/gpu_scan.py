@@ -138,7 +138,8 @@ def main():
         w.writerows(rows_out)
     tot = lambda k: sum(r[k] or 0 for r in rows_out)
     with open(out_dir / "results.md", "w") as f:
-        f.write(f"GPU scans from Parquet, TPC-H-derived SF {a.sf}, best of {a.runs}; pinned H2D {h2d_gbps} GB/s\n\n")
+        fmt_name = "kcol" if any(pathlib.Path(a.data).glob("*.kcol")) else "Parquet"
+        f.write(f"GPU scans from {fmt_name}, TPC-H-derived SF {a.sf}, best of {a.runs}; pinned H2D {h2d_gbps} GB/s\n\n")
         f.write("| query | hot (s) | warm (s) | read (MiB) | bound (s) | within | DuckDB views (s) | DuckDB/warm | note |\n")
         f.write("|---|---|---|---|---|---|---|---|---|\n")
         for r in rows_out:

@@ -515,6 +515,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     stats->read_ns += staged.read_ns;
     stats->h2d_bytes += staged.total;
     stats->chunks_host_decoded += host_columns * part_count;
+    if (raw == uploaded.data() && uploaded) stats->uploaded_ahead += 1;
     stats->decode_ns += static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_decode).count());
   }
