@@ -32,4 +32,12 @@ if ! .venv/bin/python -m pip freeze 2>/dev/null | sort | diff -q - <(grep -v '^#
   echo "setup: installing Python tools from requirements.txt"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
 fi
+if [ ! -x .venv-tpcds/bin/python ]; then
+  echo "setup: creating .venv-tpcds"
+  python3 -m venv .venv-tpcds
+fi
+if ! .venv-tpcds/bin/python -m pip freeze 2>/dev/null | sort | diff -q - <(grep -v '^#' requirements-tpcds.txt | sort) >/dev/null; then
+  echo "setup: installing the TPC-DS tools from requirements-tpcds.txt"
+  .venv-tpcds/bin/python -m pip install -q --disable-pip-version-check -r requirements-tpcds.txt
+fi
 echo "setup: done"

@@ -128,11 +128,11 @@ Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx) 
     items.push_back(plain(eval_operand(*e.children[i], input, ctx), ctx));
     items_constant &= items.back().constant;
   }
-  const Column* encoded = nullptr;
+  ColumnPtr encoded;  // owned: x is replaced by the dictionary below, and may have held the only reference
   if (!x.constant && x.column->is_dictionary() && items_constant &&
       x.column->dictionary()->length() <= input.num_rows()) {
-    encoded = x.column.get();
-    x = Operand{x.column->dictionary(), false};
+    encoded = x.column;
+    x = Operand{encoded->dictionary(), false};
   } else {
     x = plain(x, ctx);
   }

@@ -110,8 +110,9 @@ LogicalType decimal_multiply_type(const LogicalType& a, const LogicalType& b) {
 }
 
 LogicalType decimal_divide_type(const LogicalType& a, const LogicalType& b) {
-  const int p = std::min(kMaxDecimalPrecision, a.precision() + b.scale() + std::max(0, b.scale() - a.scale()));
-  const int s = std::max(a.scale(), b.scale());
+  constexpr int kMinDivideScale = 6;
+  const int s = std::min(kMaxDecimalPrecision, std::max({a.scale(), b.scale(), kMinDivideScale}));
+  const int p = std::min(kMaxDecimalPrecision, a.precision() - a.scale() + b.scale() + s);
   return LogicalType::decimal(std::max(p, s), s);
 }
 

@@ -44,7 +44,9 @@ LogicalType integer_as_decimal(const LogicalType& type);
 LogicalType decimal_add_type(const LogicalType& a, const LogicalType& b);
 /// multiply: s = s1 + s2, p = min(38, p1 + p2) (callers reduce operand scales first when s1 + s2 > 38);
 LogicalType decimal_multiply_type(const LogicalType& a, const LogicalType& b);
-/// divide: p = min(38, p1 + s2 + max(0, s2 - s1)), s = max(s1, s2);
+/// divide: s = max(s1, s2, 6), p = min(38, p1 - s1 + s2 + s). Unlike Presto (s = max(s1, s2)), a quotient keeps at
+/// least six fractional digits, as in SQL Server and Spark: 1 / 3.0 is 0.333333, not 0.3, and a ratio of two money
+/// sums is not rounded to cents before it is scaled to a percentage. Past 38 digits the integer part gives way.
 LogicalType decimal_divide_type(const LogicalType& a, const LogicalType& b);
 /// modulo: p = min(p1-s1, p2-s2) + max(s1, s2), s = max(s1, s2).
 LogicalType decimal_modulo_type(const LogicalType& a, const LogicalType& b);

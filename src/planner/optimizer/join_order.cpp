@@ -248,6 +248,10 @@ class JoinOrder {
     size_t n = leaves.size();
     std::vector<std::set<size_t>> conjunct_leaves;
     std::vector<bool> equi;  // an equality whose sides read different inputs: a hash-join key
+    // Keys of integers on both sides: surrogate keys, which join as foreign key to primary key and keep about the
+    // probe side's rows. Equalities of strings or other attributes (cd1.marital_status = cd2.marital_status) may
+    // have few distinct values and multiply the rows, so they rank below them when the order is chosen.
+    std::vector<bool> integer_key;
     for (const auto& c : conjuncts) {
       std::set<size_t> s;
       for (size_t col : referenced_columns(*c)) s.insert(leaf_of(leaves, col));
@@ -261,6 +265,7 @@ class JoinOrder {
         for (size_t l : a) is_equi &= b.count(l) == 0;
       }
       equi.push_back(is_equi);
+      integer_key.push_back(is_equi && c->children[0]->type.is_integral() && c->children[1]->type.is_integral());
     }
     // Start from the largest input; then add, among the inputs connected to what is joined so far, the one that
     // keeps the fewest rows (its filter selectivity), as the build side.
@@ -279,14 +284,15 @@ class JoinOrder {
       int best_connected = 0;
       for (size_t i = 0; i < n; ++i) {
         if (used[i]) continue;
-        // 2: joined by an equality (a hash join), 1: by another condition, 0: a cross product.
+        // 3: joined by an equality of integer keys, 2: by another equality (both hash joins), 1: by another
+        // condition, 0: a cross product.
         int connected = 0;
         for (size_t c = 0; c < conjunct_leaves.size(); ++c) {
           const auto& s = conjunct_leaves[c];
           if (!s.count(i) || s.size() < 2) continue;
           bool rest_in = true;
           for (size_t l : s) rest_in &= l == i || used[l];
-          if (rest_in) connected = std::max(connected, equi[c] ? 2 : 1);
+          if (rest_in) connected = std::max(connected, equi[c] ? (integer_key[c] ? 3 : 2) : 1);
         }
         double rows = connected ? current * leaves[i].selectivity : current * leaves[i].rows;
         bool better = best == n || connected > best_connected ||

@@ -69,8 +69,8 @@ TEST(FunctionsResolve, DecimalArithmetic) {
       {F::kAdd, {dec(12, 2), dec(10, 4)}, F::kAdd, dec(15, 4), {dec(15, 4), dec(15, 4)}},
       {F::kAdd, {kBig, dec(4, 2)}, F::kAdd, dec(22, 2), {dec(22, 2), dec(22, 2)}},
       {F::kMultiply, {kInt, dec(15, 2)}, F::kMultiply, dec(25, 2), {dec(10, 0), dec(15, 2)}},
-      {F::kDivide, {dec(15, 2), dec(15, 2)}, F::kDivide, dec(17, 2), {dec(15, 2), dec(15, 2)}},
-      {F::kDivide, {dec(38, 4), kInt}, F::kDivide, dec(38, 4), {dec(38, 4), dec(10, 0)}},
+      {F::kDivide, {dec(15, 2), dec(15, 2)}, F::kDivide, dec(21, 6), {dec(15, 2), dec(15, 2)}},
+      {F::kDivide, {dec(38, 4), kInt}, F::kDivide, dec(38, 6), {dec(38, 4), dec(10, 0)}},
       {F::kModulo, {dec(15, 2), dec(7, 3)}, F::kModulo, dec(7, 3), {dec(16, 3), dec(7, 3)}},
       // s1 + s2 = 40 > 38: the larger scale loses 2 digits first.
       {F::kMultiply, {dec(38, 30), dec(20, 10)}, F::kMultiply, dec(38, 38), {dec(36, 28), dec(20, 10)}},

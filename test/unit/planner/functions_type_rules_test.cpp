@@ -101,9 +101,11 @@ TEST(FunctionsTypeRules, DecimalArithmeticTypes) {
   EXPECT_EQ(decimal_add_type(dec(38, 2), dec(38, 2)), dec(38, 2));
   EXPECT_EQ(decimal_multiply_type(dec(15, 2), dec(15, 2)), dec(30, 4));
   EXPECT_EQ(decimal_multiply_type(dec(31, 4), dec(16, 2)), dec(38, 6));
-  EXPECT_EQ(decimal_divide_type(dec(15, 2), dec(15, 2)), dec(17, 2));  // 15 + 2 + 0
-  EXPECT_EQ(decimal_divide_type(dec(10, 0), dec(5, 3)), dec(16, 3));   // 10 + 3 + 3
-  EXPECT_EQ(decimal_divide_type(dec(38, 4), dec(38, 4)), dec(38, 4));
+  // At least six fractional digits: s = max(s1, s2, 6), p = p1 - s1 + s2 + s.
+  EXPECT_EQ(decimal_divide_type(dec(15, 2), dec(15, 2)), dec(21, 6));  // 13 + 2 + 6
+  EXPECT_EQ(decimal_divide_type(dec(10, 0), dec(5, 3)), dec(19, 6));   // 10 + 3 + 6
+  EXPECT_EQ(decimal_divide_type(dec(20, 10), dec(5, 3)), dec(23, 10));  // 10 + 3 + 10
+  EXPECT_EQ(decimal_divide_type(dec(38, 4), dec(38, 4)), dec(38, 6));  // the integer part gives way
   EXPECT_EQ(decimal_modulo_type(dec(15, 2), dec(7, 3)), dec(7, 3));    // min(13, 4) + 3
   EXPECT_EQ(decimal_modulo_type(dec(10, 0), dec(5, 2)), dec(5, 2));    // min(10, 3) + 2
   EXPECT_EQ(integer_as_decimal(kTiny), dec(3, 0));
