@@ -4,8 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
+#include "common/error.hpp"
 #include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
 
 namespace kestrel::gpu {
 
@@ -44,6 +47,37 @@ class DeviceBlock {
   uint8_t* data_ = nullptr;
   size_t bytes_ = 0;
   Stream stream_;
+};
+
+/// Bytes copied to the device on one stream ahead of their use on another: the block and the event that marks the
+/// copy done.
+class DeviceUpload {
+ public:
+  /// Allocates `bytes` from `mr` on `stream` and queues `copy(device pointer)` there. False, with nothing queued,
+  /// when `mr` has no room (the user copies the bytes itself later).
+  template <typename Copy>
+  bool start(MemoryResource& mr, size_t bytes, Stream stream, Copy&& copy) {
+    try {
+      block_ = DeviceBlock(mr, bytes, stream);
+    } catch (const ResourceExhausted&) {
+      return false;
+    }
+    copy(block_.data());
+    done_ = std::make_unique<Event>();
+    done_->record(stream);
+    return true;
+  }
+  explicit operator bool() const { return static_cast<bool>(block_); }
+  /// The block, handed over to `stream`: the stream waits for the copy, and the block is freed in its order.
+  DeviceBlock take(Stream stream) {
+    done_->wait(stream);
+    block_.free_on(stream);
+    return std::move(block_);
+  }
+
+ private:
+  DeviceBlock block_;
+  std::unique_ptr<Event> done_;
 };
 
 }  // namespace kestrel::gpu

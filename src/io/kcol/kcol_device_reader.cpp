@@ -120,8 +120,7 @@ struct StagedKcol {
   uint64_t mapped_bytes = 0, read_ns = 0;
   size_t reads = 0;
   // The bytes already sent to the device (StageUpload), until the decode takes them over.
-  gpu::DeviceBlock device_raw;
-  std::unique_ptr<gpu::Event> uploaded;
+  gpu::DeviceUpload upload;
 };
 
 namespace {
@@ -221,14 +220,9 @@ std::shared_ptr<StagedKcol> stage_kcol(const std::vector<KcolPart>& parts, const
   staged->read_ns = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_read).count());
   if (upload != nullptr) {
-    try {
-      staged->device_raw = gpu::DeviceBlock(*upload->mr, std::max<uint64_t>(staged->total, 8), upload->stream);
-    } catch (const ResourceExhausted&) {
-      return staged;  // no room ahead of the decode: it copies the bytes itself
-    }
-    copy_chunks_to_device(*staged, staged->device_raw.data(), upload->stream);
-    staged->uploaded = std::make_unique<gpu::Event>();
-    staged->uploaded->record(upload->stream);
+    // Without room ahead of the decode, the decode copies the bytes itself.
+    staged->upload.start(*upload->mr, std::max<uint64_t>(staged->total, 8), upload->stream,
+                         [&](uint8_t* device) { copy_chunks_to_device(*staged, device, upload->stream); });
   }
   return staged;
 }
@@ -250,10 +244,8 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   };
   uint8_t* raw = nullptr;
   gpu::DeviceBlock uploaded;  // the read-ahead's copy, taken over: freed in this stream's order
-  if (staged.device_raw) {
-    staged.uploaded->wait(stream);
-    uploaded = std::move(staged.device_raw);
-    uploaded.free_on(stream);
+  if (staged.upload) {
+    uploaded = staged.upload.take(stream);
     raw = uploaded.data();
   } else {
     raw = alloc(static_cast<size_t>(staged.total) + 64);
@@ -515,7 +507,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     stats->read_ns += staged.read_ns;
     stats->h2d_bytes += staged.total;
     stats->chunks_host_decoded += host_columns * part_count;
-    if (raw == uploaded.data() && uploaded) stats->uploaded_ahead += 1;
+    if (uploaded) stats->uploaded_ahead += 1;
     stats->decode_ns += static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_decode).count());
   }

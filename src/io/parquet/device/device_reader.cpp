@@ -347,8 +347,7 @@ struct StagedParquet {
   size_t reads = 0;
   uint64_t read_ns = 0;
   // The bytes already sent to the device (StageUpload), until the decode takes them over.
-  gpu::DeviceBlock device_raw;
-  std::unique_ptr<gpu::Event> uploaded;
+  gpu::DeviceUpload upload;
 };
 
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
@@ -462,14 +461,9 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
   // Page headers are checked here, off the decoding driver's path.
   for (ChunkJob& job : jobs) plan_pages(job);
   if (upload != nullptr) {
-    try {
-      staged->device_raw = gpu::DeviceBlock(*upload->mr, std::max<uint64_t>(staged_total, 8), upload->stream);
-    } catch (const ResourceExhausted&) {
-      return staged;  // no room ahead of the decode: it copies the bytes itself
-    }
-    copy_staged_to_device(*staged, staged->device_raw.data(), upload->stream);
-    staged->uploaded = std::make_unique<gpu::Event>();
-    staged->uploaded->record(upload->stream);
+    // Without room ahead of the decode, the decode copies the bytes itself.
+    staged->upload.start(*upload->mr, std::max<uint64_t>(staged_total, 8), upload->stream,
+                         [&](uint8_t* device) { copy_staged_to_device(*staged, device, upload->stream); });
   }
   return staged;
 }
@@ -494,13 +488,11 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   uint8_t* raw = nullptr;
   // The read-ahead's device copy, taken over: freed in this stream's order after the decode, or on an error.
   gpu::DeviceBlock owned_raw;
-  const bool uploaded = resident == nullptr && staged.device_raw;
+  const bool uploaded = resident == nullptr && staged.upload;
   if (resident != nullptr) {
     raw = const_cast<uint8_t*>(resident);
   } else if (uploaded) {
-    staged.uploaded->wait(stream);
-    owned_raw = std::move(staged.device_raw);
-    owned_raw.free_on(stream);
+    owned_raw = staged.upload.take(stream);
     raw = owned_raw.data();
   } else {
     raw = scratch.alloc(staged_total);
