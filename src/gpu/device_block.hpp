@@ -57,14 +57,21 @@ class DeviceUpload {
   /// when `mr` has no room (the user copies the bytes itself later).
   template <typename Copy>
   bool start(MemoryResource& mr, size_t bytes, Stream stream, Copy&& copy) {
+    auto done = std::make_unique<Event>();
     try {
       block_ = DeviceBlock(mr, bytes, stream);
     } catch (const ResourceExhausted&) {
       return false;
     }
-    copy(block_.data());
-    done_ = std::make_unique<Event>();
-    done_->record(stream);
+    try {
+      copy(block_.data());
+      done->record(stream);
+    } catch (...) {
+      stream.synchronize();  // the copies queued so far read host memory the caller is about to release
+      block_.reset();
+      throw;
+    }
+    done_ = std::move(done);
     return true;
   }
   explicit operator bool() const { return static_cast<bool>(block_); }

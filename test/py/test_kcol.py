@@ -161,3 +161,40 @@ def test_row_groups_outside_a_range_are_skipped(run_kestrel, source, tmp_path):
                                   f"WHERE id BETWEEN 1100 AND 1200")
     # One row group of ten holds those ids: the scan's pipeline runs one driver, not four.
     assert "1 driver " in plan, plan
+
+
+def chunk_entries(data: bytes):
+    """(footer start, column count, row group count, byte offset of the first chunk entry) of a kcol file."""
+    import struct
+    footer_size = struct.unpack_from("<Q", data, len(data) - 12)[0]
+    start = len(data) - 12 - footer_size
+    columns, groups = struct.unpack_from("<II", data, start)
+    at = start + 16
+    for _ in range(columns):
+        name_length = struct.unpack_from("<H", data, at + 4)[0]
+        at += 6 + name_length
+    at += 8 * groups
+    return columns, groups, at
+
+
+@pytest.mark.parametrize("column", ["s", "d"])
+def test_misaligned_string_offsets_are_refused(run_kestrel, tmp_path, column):
+    """String offsets are u64 read in place on the GPU: both readers refuse a section that is not 8-aligned."""
+    import struct
+    table = pa.table({"s": [f"value {i}" for i in range(3000)], "d": [f"k{i % 7}" for i in range(3000)]})
+    pq.write_table(table, tmp_path / "src.parquet")
+    target = tmp_path / "t.kcol"
+    r = run_kestrel("-c", f"COPY (SELECT * FROM read_parquet('{tmp_path / 'src.parquet'}')) TO '{target}'")
+    assert r.returncode == 0, r.describe()
+    data = bytearray(target.read_bytes())
+    columns, _, entries = chunk_entries(bytes(data))
+    index = ["s", "d"].index(column)
+    aux_offset_at = entries + (0 * columns + index) * 17 * 8 + 10 * 8  # row group 0, field 10: aux offset
+    aux_offset = struct.unpack_from("<Q", data, aux_offset_at)[0]
+    assert aux_offset % 8 == 0
+    struct.pack_into("<Q", data, aux_offset_at, aux_offset + 4)
+    bad = tmp_path / "bad.kcol"
+    bad.write_bytes(bytes(data))
+    r = run_kestrel("-c", f"SELECT count(*), max({column}) FROM read_kcol('{bad}')")
+    assert r.returncode == 1, r.describe()
+    assert "misaligned" in r.stderr and "bad.kcol" in r.stderr, r.stderr

@@ -75,10 +75,12 @@ bool sections_valid(const ChunkMeta& m, const LogicalType& type, size_t rows) {
     case Encoding::kPacked: return kcol::packed_type(type);
     case Encoding::kDictionary:
       return is_string && m.dictionary_entries < (uint64_t{1} << 31) && m.aux_size == (m.dictionary_entries + 1) * 8 &&
+             m.aux_offset % 8 == 0 &&
              inside(m.aux_offset, m.aux_size, m.size) && inside(m.aux2_offset, m.aux2_size, m.size) &&
              (m.dictionary_entries > 0 || m.null_count == rows);
     case Encoding::kStrings:
-      return is_string && m.aux_size == (static_cast<uint64_t>(rows) + 1) * 8 && inside(m.aux_offset, m.aux_size, m.size) &&
+      return is_string && m.aux_size == (static_cast<uint64_t>(rows) + 1) * 8 && m.aux_offset % 8 == 0 &&
+             inside(m.aux_offset, m.aux_size, m.size) &&
              inside(m.data_offset, m.data_size, m.size);
   }
   return false;
@@ -115,7 +117,8 @@ struct StagedKcol {
   std::vector<size_t> columns;
   std::vector<uint64_t> first_rows;  ///< per part, and the total last
   std::vector<Chunk> chunks;         ///< part-major: chunk of part p, column i at p * columns + i
-  uint64_t total = 0;
+  uint64_t total = 0;       ///< the device copy's size (chunks padded to 64 bytes)
+  uint64_t file_bytes = 0;  ///< the chunks' bytes in the files
   gpu::PinnedBlock staging;
   uint64_t mapped_bytes = 0, read_ns = 0;
   size_t reads = 0;
@@ -166,6 +169,7 @@ std::shared_ptr<StagedKcol> stage_kcol(const std::vector<KcolPart>& parts, const
       chunk.meta = &file->footer().chunk(row_group, c);
       chunk.at = staged->total;
       staged->total += (chunk.meta->size + 63) / 64 * 64;
+      staged->file_bytes += chunk.meta->size;
       staged->chunks.push_back(chunk);
     }
   }
@@ -288,6 +292,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     auto chunk_of = [&](size_t p) -> const StagedKcol::Chunk& { return staged.chunks[p * column_count + i]; };
     const LogicalType& type = schema->field(i).type;
     size_t nulls = 0;
+    uint64_t entries_total = 0;
     bool all_dictionary = true, all_strings = true;
     for (size_t p = 0; p < part_count; ++p) {
       const StagedKcol::Chunk& c = chunk_of(p);
@@ -304,12 +309,28 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
         for (; r < part_rows; ++r) valid += (bits[r >> 3] >> (r & 7)) & 1;
         if (valid != part_rows - m.null_count) reject(c, "null count");
       }
+      if (m.encoding == Encoding::kDictionary || m.encoding == Encoding::kStrings) {
+        // A compressed section's claimed size and frame table are checked before anything is sized from them.
+        const bool dict = m.encoding == Encoding::kDictionary;
+        const uint64_t count = dict ? m.dictionary_entries : part_rows;
+        const uint64_t size = dict ? m.aux2_size : m.data_size;
+        if (m.bytes_zstd) {
+          const uint64_t plain = u64_at(c.host + m.aux_offset + count * 8);
+          if (plain > kcol::plausible_string_bytes(size) ||
+              !kcol::zstd_frames(c.host + (dict ? m.aux2_offset : m.data_offset), size, plain, table)) {
+            reject(c, "zstd frame table");
+          }
+        }
+        if (dict) entries_total += m.dictionary_entries;
+      }
       nulls += static_cast<size_t>(m.null_count);
       all_dictionary = all_dictionary && m.encoding == Encoding::kDictionary;
       all_strings = all_strings && m.encoding == Encoding::kStrings;
     }
-    if (type.id() == TypeId::kVarchar && !all_dictionary && !all_strings) {
-      // Row groups that chose different string encodings: the CPU twin reads them and the column is copied over.
+    if (type.id() == TypeId::kVarchar &&
+        ((!all_dictionary && !all_strings) || (all_dictionary && entries_total >= (uint64_t{1} << 31)))) {
+      // Row groups that chose different string encodings, or dictionaries too big together for 32-bit codes: the
+      // CPU twin reads them and the column is copied over.
       std::vector<Batch> hosts;
       auto one = std::make_shared<const Schema>(std::vector<Field>{Field{"c", type, true}});
       for (size_t p = 0; p < part_count; ++p) {
@@ -411,8 +432,39 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     }
   }
 
-  // The job table and the nvCOMP arguments go over in one pinned block.
+  // The job table and the nvCOMP arguments go over in one pinned block. nvCOMP wants aligned buffers: frames
+  // that start or land at an odd place go through aligned scratch (copied in before, out after).
   const bool device_zstd = !frames.empty() && gpu::device_codec_available(gpu::DeviceCodec::kZstd);
+  struct Moved {
+    uint8_t* dst;
+    const uint8_t* src;
+    size_t bytes;
+  };
+  std::vector<Moved> copy_out;
+  if (device_zstd) {
+    constexpr uintptr_t kAlign = 16;
+    auto misaligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % kAlign != 0; };
+    auto padded = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+    size_t in_bytes = 0, out_bytes = 0;
+    for (const Frame& f : frames) {
+      if (misaligned(f.input)) in_bytes += padded(f.input_bytes);
+      if (misaligned(f.output)) out_bytes += padded(f.output_bytes);
+    }
+    uint8_t* in_at = in_bytes > 0 ? alloc(in_bytes) : nullptr;
+    uint8_t* out_at = out_bytes > 0 ? alloc(out_bytes) : nullptr;
+    for (Frame& f : frames) {
+      if (misaligned(f.input)) {
+        d2d(in_at, f.input, f.input_bytes, stream);
+        f.input = in_at;
+        in_at += padded(f.input_bytes);
+      }
+      if (misaligned(f.output)) {
+        copy_out.push_back(Moved{f.output, out_at, f.output_bytes});
+        f.output = out_at;
+        out_at += padded(f.output_bytes);
+      }
+    }
+  }
   const size_t job_bytes = jobs.size() * sizeof(kcol::UnpackJob), start_bytes = starts.size() * 8;
   const size_t frame_count = device_zstd ? frames.size() : 0;
   const size_t table_bytes = job_bytes + start_bytes + frame_count * 4 * 8 + 64;
@@ -455,6 +507,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
       batch.total_output_bytes += f.output_bytes;
     }
     gpu::decompress_on_device(gpu::DeviceCodec::kZstd, batch, stream, mr);
+    for (const Moved& m : copy_out) d2d(m.dst, m.src, m.bytes, stream);
   } else if (!frames.empty()) {
     size_t total = 0;
     std::vector<size_t> at(frames.size());
@@ -501,7 +554,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   if (stats != nullptr) {
     stats->batches += 1;
     stats->kcol_batches += 1;
-    stats->bytes_read += staged.total;
+    stats->bytes_read += staged.file_bytes;
     stats->bytes_mapped += staged.mapped_bytes;
     stats->reads += staged.reads;
     stats->read_ns += staged.read_ns;

@@ -190,6 +190,7 @@ bool zstd_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vec
   if (size < 8) return false;
   uint64_t count;
   std::memcpy(&count, section, 8);
+  if (plain > UINT64_MAX - kZstdFramePlain) return false;
   if (count != (plain + kZstdFramePlain - 1) / kZstdFramePlain || count > (size - 8) / 8) return false;
   uint64_t at = 8 + 8 * count;
   frames.reserve(static_cast<size_t>(count));

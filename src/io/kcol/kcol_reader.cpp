@@ -170,6 +170,7 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       if (!is_string) fail("DICTIONARY encoding for " + type.to_string());
       const uint64_t entries = m.dictionary_entries;
       if (entries >= (uint64_t{1} << 31) || m.aux_size != (entries + 1) * 8) fail("dictionary offsets of the wrong size");
+      if (m.aux_offset % 8 != 0) fail("misaligned dictionary offsets");
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "dictionary offsets");
       const uint8_t* stored = section(chunk, m.aux2_offset, m.aux2_size, "dictionary bytes");
       const std::vector<uint8_t> plain = section_bytes(stored, m.aux2_size, m.bytes_zstd,
@@ -198,6 +199,7 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
     case Encoding::kStrings: {
       if (!is_string) fail("STRINGS encoding for " + type.to_string());
       if (m.aux_size != (static_cast<uint64_t>(rows) + 1) * 8) fail("string offsets of the wrong size");
+      if (m.aux_offset % 8 != 0) fail("misaligned string offsets");
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "string offsets");
       const uint8_t* stored = section(chunk, m.data_offset, m.data_size, "string bytes");
       const std::vector<uint8_t> plain = section_bytes(stored, m.data_size, m.bytes_zstd, last_offset(offsets, rows));

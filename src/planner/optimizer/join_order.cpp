@@ -221,8 +221,12 @@ class JoinOrder {
   }
 
   /// Collects the leaves of a region of inner joins (in column order) and its conditions over region columns.
-  void collect(const LogicalPtr& node, size_t offset, std::vector<Leaf>& leaves, std::vector<ExprPtr>& conjuncts) {
-    if (!is_region_join(*node) || (parents_[node.get()] > 1)) {
+  /// The inputs and conditions of the region of inner joins below `node`. A shared join inside is an input (its
+  /// other parents need it whole); the region's own root may be shared (a decorrelated sub-query shares the outer
+  /// query's FROM), and is reordered once for all its parents.
+  void collect(const LogicalPtr& node, size_t offset, std::vector<Leaf>& leaves, std::vector<ExprPtr>& conjuncts,
+               bool root = true) {
+    if (!is_region_join(*node) || (!root && parents_[node.get()] > 1)) {
       leaves.push_back({node, offset, 0, 1});
       return;
     }
@@ -232,8 +236,8 @@ class JoinOrder {
         conjuncts.push_back(remap_columns(c, [&](size_t i) { return i + offset; }));
       }
     }
-    collect(node->children[0], offset, leaves, conjuncts);
-    collect(node->children[1], offset + node->children[0]->output.size(), leaves, conjuncts);
+    collect(node->children[0], offset, leaves, conjuncts, false);
+    collect(node->children[1], offset + node->children[0]->output.size(), leaves, conjuncts, false);
   }
 
   /// Which leaf holds region column `c`.

@@ -95,9 +95,14 @@ ScanStager::ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryR
     : stage_(std::move(stage)), ahead_(ahead), upload_{stream_.view(), &mr}, staged_(morsels), started_(morsels, 0) {}
 
 ScanStager::~ScanStager() {
-  // Reads still running use this object: wait for them (their results are dropped).
+  // Reads still running use this object: wait for them (their results are dropped), then for the copies they
+  // queued, which read pinned staging and file mappings that go away with the staged morsels and the dataset.
   for (auto& f : staged_) {
     if (f.valid()) f.wait();
+  }
+  try {
+    stream_.view().synchronize();
+  } catch (...) {  // a failed device: nothing is left to wait for
   }
 }
 
