@@ -28,6 +28,11 @@ void MemoryResource::note_allocate(size_t bytes) {
 }
 
 void* HostMemoryResource::allocate(size_t bytes, Stream) {
+  const size_t limit = limit_bytes();
+  if (limit != 0 && allocated_bytes() + bytes > limit) {
+    throw ResourceExhausted("host memory limit of " + std::to_string(limit >> 20) + " MiB (host_memory_mb) exceeded allocating " +
+                            std::to_string(bytes) + " bytes (" + std::to_string(allocated_bytes()) + " in use)");
+  }
   size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
   void* ptr = std::aligned_alloc(kHostAlignment, rounded == 0 ? kHostAlignment : rounded);
   if (ptr == nullptr) throw ResourceExhausted("out of host memory allocating " + std::to_string(bytes) + " bytes");
@@ -40,9 +45,13 @@ void HostMemoryResource::deallocate(void* ptr, size_t bytes, Stream) noexcept {
   note_deallocate(bytes);
 }
 
-MemoryResource& host_memory_resource() {
+HostMemoryResource& host_memory() {
   static HostMemoryResource resource;
   return resource;
+}
+
+MemoryResource& host_memory_resource() {
+  return host_memory();
 }
 
 #if KESTREL_WITH_CUDA

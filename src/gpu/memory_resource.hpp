@@ -45,13 +45,23 @@ class MemoryResource {
   std::atomic<size_t> peak_{0};
 };
 
-/// Pageable host memory (64-byte aligned).
+/// Pageable host memory (64-byte aligned), under a byte limit (0: none). Batches, columns and the operators' buffers
+/// come from here, so a query that would outgrow the limit fails with a clean ResourceExhausted error (the pipeline
+/// adds the operator's name) instead of being killed by the operating system.
 class HostMemoryResource final : public MemoryResource {
  public:
   void* allocate(size_t bytes, Stream stream) override;
   void deallocate(void* ptr, size_t bytes, Stream stream) noexcept override;
   MemoryKind kind() const override { return MemoryKind::kHost; }
+  void set_limit(size_t bytes) { limit_.store(bytes, std::memory_order_relaxed); }
+  size_t limit_bytes() const { return limit_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<size_t> limit_{0};
 };
+
+/// The process-wide host resource (host_memory_resource()) as its concrete type, to set its limit.
+HostMemoryResource& host_memory();
 
 /// Page-locked host memory from the CUDA driver.
 class PinnedMemoryResource final : public MemoryResource {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include <unistd.h>
+
 #include "common/error.hpp"
 
 namespace kestrel {
@@ -16,6 +18,16 @@ bool valid_count(const std::string& v) {
 bool valid_threads(const std::string& v) {
   if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), ::isdigit)) return false;
   return std::stoi(v) >= 1;
+}
+
+}  // namespace
+
+namespace {
+
+std::string default_host_memory_mb() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return "0";
+  return std::to_string(static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page) / 4 * 3 >> 20);
 }
 
 }  // namespace
@@ -39,6 +51,10 @@ Settings::Settings() {
                              "GPU queries: drivers of each pipeline with GPU steps, each issuing its work on its "
                              "own CUDA stream (0: as many as threads, at most 4)",
                              valid_count};
+  entries_["host_memory_mb"] = {default_host_memory_mb(), default_host_memory_mb(),
+                                "host memory limit in MiB of the batches and buffers of all queries together (0: no "
+                                "limit; by default three quarters of the machine's memory)",
+                                valid_count};
   entries_["gpu_memory_mb"] = {"0", "0", "GPU memory budget in MiB of queries and the table cache together (0: the GPU's memory)",
                                valid_count};
 }
@@ -88,5 +104,6 @@ bool Settings::gpu_cache() const { return get("gpu_cache") == "true"; }
 bool Settings::gpu_decode() const { return get("gpu_decode") == "true"; }
 size_t Settings::gpu_cache_bytes() const { return std::stoull(get("gpu_cache_mb")) << 20; }
 size_t Settings::gpu_memory_bytes() const { return std::stoull(get("gpu_memory_mb")) << 20; }
+size_t Settings::host_memory_bytes() const { return std::stoull(get("host_memory_mb")) << 20; }
 
 }  // namespace kestrel

@@ -30,6 +30,7 @@ class Settings {
   /// The gpu_cache_mb and gpu_memory_mb settings in bytes (0: the default share of the GPU's memory).
   size_t gpu_cache_bytes() const;
   size_t gpu_memory_bytes() const;
+  size_t host_memory_bytes() const;
 
  private:
   struct Entry {

@@ -108,6 +108,7 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
+  gpu::host_memory().set_limit(state.settings.host_memory_bytes());
   ctx.cancel_requested = &cancel;
   ctx.profile = profile != nullptr;
   ctx.progress = state.progress;
