@@ -201,16 +201,28 @@ ColumnPtr WindowSink::compute(const WindowFunctionSpec& f, const Batch& all) con
   const size_t groups = continues.size();
   const Column* argument = f.aggregate.argument ? all.column(*f.aggregate.argument).get() : nullptr;
   std::unique_ptr<AggregateState> state = make_aggregate_state(f.aggregate.function, f.aggregate.input_type);
-  state->resize(groups);
+  state->resize(groups + 1);  // the last group is scratch for the scan below
   state->update(group_of.data(), argument, n);
-  if (f.frame != Frame::kPartition) {
-    std::unique_ptr<AggregateState> running = make_aggregate_state(f.aggregate.function, f.aggregate.input_type);
-    running->resize(groups);
-    for (uint32_t g = 0; g < groups; ++g) {
-      if (continues[g]) running->merge(&g, running->export_state(g - 1, 1), 1);
-      running->merge(&g, state->export_state(g, 1), 1);
+  if (f.frame != Frame::kPartition && groups > 1) {
+    // Running frames: each group takes in all earlier groups of its partition, an inclusive prefix scan with the
+    // accumulators' merge, in log2(groups) rounds of whole-column merges (Hillis-Steele): in the round of distance
+    // d, group g merges what group g - d held after the previous round, when g - d is in g's partition.
+    std::vector<uint32_t> first(groups);  // the first group of each group's partition
+    for (uint32_t g = 0; g < groups; ++g) first[g] = continues[g] ? first[g - 1] : g;
+    std::vector<uint32_t> targets;
+    for (size_t d = 1; d < groups; d *= 2) {
+      const size_t count = groups - d;
+      targets.resize(count);
+      bool any = false;
+      for (size_t k = 0; k < count; ++k) {
+        const size_t g = k + d;
+        const bool inside = first[g] <= k;
+        targets[k] = inside ? static_cast<uint32_t>(g) : static_cast<uint32_t>(groups);  // scratch: dropped
+        any = any || inside;
+      }
+      if (!any) break;  // no partition spans d groups: later rounds change nothing either
+      state->merge(targets.data(), state->export_state(0, count), count);
     }
-    state = std::move(running);
   }
   return gather_column(*state->finalize(0, groups), group_of);
 }
