@@ -80,7 +80,10 @@ void raise_cast_error(const std::string& value_text, const LogicalType& source, 
 Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx) {
   const LogicalType& source = in.column->type();
   if (source == target) return in;
-  if (in.is_null_constant()) return null_operand(target, ctx.memory());
+  // Only NULLs (a NULL column of a UNION's other side, stored as BOOLEAN): NULLs of any type, whatever the pair.
+  if (in.is_null_constant() || (in.column->length() > 0 && in.column->null_count() == in.column->length())) {
+    return null_operand(target, ctx.memory());
+  }
   if (target.id() == TypeId::kVarchar) return cast_to_string(in, rows, ctx);
   if (source.id() == TypeId::kVarchar) return cast_from_string(in, target, rows, ctx);
   const TypeId s = source.id(), t = target.id();
