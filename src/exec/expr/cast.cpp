@@ -81,7 +81,7 @@ Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, E
   const LogicalType& source = in.column->type();
   if (source == target) return in;
   // Only NULLs (a NULL column of a UNION's other side, stored as BOOLEAN): NULLs of any type, whatever the pair.
-  if (in.is_null_constant() || (in.column->length() > 0 && in.column->null_count() == in.column->length())) {
+  if (in.is_null_constant() || in.column->null_count() == in.column->length()) {  // also: no rows at all
     return null_operand(target, ctx.memory());
   }
   if (target.id() == TypeId::kVarchar) return cast_to_string(in, rows, ctx);
