@@ -21,8 +21,9 @@ A finding is a query DuckDB answers while Kestrel answers differently (numbers w
 absolute 0.005, rows as a multiset unless ordered), fails (exit 1), crashes (another exit status or a signal) or
 hangs (--timeout). Each finding is shrunk (joins, CTEs, conjuncts, select items, clauses and sub-expressions
 dropped one at a time while the query still fails the same way) and printed as one line with the shrunk SQL; the
-last line is "N queries, N matched, N findings" (queries DuckDB rejects count as skipped). Exit status 1 when
-there are findings.
+last line is "N queries, N matched, N findings". Queries DuckDB rejects (or answers wrongly where that can be
+seen: more rows than the LIMIT, a DuckDB 2.0.1 bug) count as skipped. Exit status 1 when there are findings.
+DuckDB reads the Parquet files into in-memory tables once (same values and types; faster than a view a query).
 
 Other modes: `--sql "SELECT ..."` checks (and shrinks) one query; `--replay FILE` checks each query of a file (one
 a line, '#' comments); `--print` prints each generated query."""

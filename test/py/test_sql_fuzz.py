@@ -16,11 +16,13 @@ REGRESSIONS = pathlib.Path(__file__).with_name("sql_fuzz_regressions.txt")
 #: The bounded run: queries 0..QUERIES-1 of SEED (each query comes from its own random stream, so
 #: `scripts/sql-fuzz.py --seed SEED --only I` regenerates query I alone and shrinks it).
 SEED = 1
-QUERIES = 250
+QUERIES = 300
 
 #: Findings of the bounded run that are real Kestrel bugs, not fixed yet: query index -> (the kind of finding, the
 #: bug). They are reported as warnings; each must still fail that way (when one is fixed, this test says so: take
 #: it out of the list).
+#: None at present: the bounded run (seed 1, 300 queries) meets none of the open bugs, which are replayed from
+#: sql_fuzz_regressions.txt ('known:' entries) instead.
 KNOWN_KESTREL_BUGS = {
 }
 
