@@ -1280,18 +1280,6 @@ def generate_query(seed, index, samples):
 # --------------------------------------------------------------------------------------------------------------
 # Running and comparing
 
-def duckdb_text(v):
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (decimal.Decimal, float, int)):
-        return str(v)
-    if isinstance(v, (datetime.date, datetime.datetime)):
-        return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
-    return str(v)
-
-
 @dataclasses.dataclass
 class Outcome:
     kind: str        # match, mismatch, error, crash, hang, skipped (DuckDB rejected)
@@ -1330,7 +1318,7 @@ class Checker:
         try:
             cursor = self.con.execute(sql)
             cols = len(cursor.description)
-            rows = [[duckdb_text(v) for v in row] for row in cursor.fetchall()]
+            rows = [[tpch_support.duckdb_text(v) for v in row] for row in cursor.fetchall()]
             return cols, rows, None
         except Exception as e:  # noqa: BLE001 (any DuckDB error means the query is not usable)
             return None, None, f"{type(e).__name__}: {e}".splitlines()[0]

@@ -13,8 +13,6 @@ orders (ties in any order), as a multiset otherwise. Prints one line per query a
 "N passed, N failed, 0 skipped"; exits non-zero on any failure."""
 
 import argparse
-import datetime
-import decimal
 import os
 import pathlib
 import resource
@@ -55,20 +53,8 @@ def generate(sf):
     return folder
 
 
-def duckdb_text(v):
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (decimal.Decimal, float, int)):
-        return str(v)
-    if isinstance(v, (datetime.date, datetime.datetime)):
-        return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
-    return str(v)
-
-
 def expected_rows(con, text):
-    return [[duckdb_text(v) for v in row] for row in con.execute(text).fetchall()]
+    return [[tpch_support.duckdb_text(v) for v in row] for row in con.execute(text).fetchall()]
 
 
 def run_kestrel(kestrel, data, device, fallback_off, text, timeout, memory_gb):

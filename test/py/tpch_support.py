@@ -2,6 +2,8 @@
 and the comparison of a result with the official answers (rules of ../shared/tpch/README.md)."""
 
 import csv
+import datetime
+import decimal
 import io
 import math
 import os
@@ -58,6 +60,19 @@ def read_answer(number):
     lines = (TPCH_DIR / "answers-sf1" / f"q{number}.out").read_text().splitlines()
     rows = [[f.strip() for f in line.split("|")] for line in lines if line.strip()]
     return rows[0], rows[1:]
+
+
+def duckdb_text(v):
+    """A DuckDB Python value as Kestrel's CSV prints it (NULL as the empty field), for compare_rows."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (decimal.Decimal, float, int)):
+        return str(v)
+    if isinstance(v, (datetime.date, datetime.datetime)):
+        return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
+    return str(v)
 
 
 def parse_csv(text):
