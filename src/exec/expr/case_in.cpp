@@ -120,7 +120,56 @@ Operand eval_case(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
   return Operand{assemble_rows(e.type, pieces, src, ctx.memory()), false};
 }
 
+Operand eval_logic(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  const bool is_and = e.kind == ExprKind::kAnd;
+  std::vector<Operand> args;
+  bool lazy = false;
+  for (size_t i = 1; i < e.children.size(); ++i) lazy = lazy || can_raise(*e.children[i]);
+  if (!lazy) {
+    for (const plan::ExprPtr& child : e.children) args.push_back(plain(eval_operand(*child, input, ctx), ctx));
+    return logic_kernel(is_and, args, shape_of(args, input.num_rows()).rows, ctx);
+  }
+  // Left to right, an operand that may raise is evaluated only on the rows it can still change (AND: those not yet
+  // FALSE; OR: not yet TRUE); the others take the neutral value (TRUE for AND, FALSE for OR).
+  const size_t n = input.num_rows();
+  Operand result = plain(eval_operand(*e.children[0], input, ctx), ctx);
+  const Operand neutral{constant_column(Value::boolean(is_and), TypeId::kBoolean, ctx.memory()), true};
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    const plan::Expr& child = *e.children[i];
+    if (!can_raise(child)) {
+      std::vector<Operand> pair{result, plain(eval_operand(child, input, ctx), ctx)};
+      result = logic_kernel(is_and, pair, shape_of(pair, n).rows, ctx);
+      continue;
+    }
+    std::vector<uint32_t> open;  // rows whose result the operand can still change
+    const uint8_t* v = result.data<uint8_t>();
+    for (size_t r = 0; r < n; ++r) {
+      const bool decided = result.valid(r) && (v[result.index(r)] != 0) != is_and;
+      if (!decided) open.push_back(static_cast<uint32_t>(r));
+    }
+    if (open.empty()) break;
+    const Operand value = plain(eval_on_rows(child, input, open, ctx), ctx);
+    std::vector<RowSource> src(n, RowSource{0, 0});
+    for (size_t j = 0; j < open.size(); ++j) src[open[j]] = RowSource{1, static_cast<uint32_t>(j)};
+    std::vector<Operand> pair{result, Operand{assemble_rows(TypeId::kBoolean, {neutral, value}, src, ctx.memory()),
+                                              false}};
+    result = logic_kernel(is_and, pair, n, ctx);
+  }
+  return result;
+}
+
 Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  bool lazy = false;
+  for (size_t i = 2; i < e.children.size(); ++i) lazy = lazy || can_raise(*e.children[i]);
+  if (lazy) {
+    // x IN (a, b) is x = a OR x = b: an item that may raise is evaluated only on the rows not matched yet.
+    std::vector<plan::ExprPtr> equalities;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      equalities.push_back(
+          plan::make_function(ScalarFunction::kEqual, TypeId::kBoolean, {e.children[0], e.children[i]}));
+    }
+    return eval_logic(*plan::make_node(ExprKind::kOr, TypeId::kBoolean, std::move(equalities)), input, ctx);
+  }
   Operand x = eval_operand(*e.children[0], input, ctx);
   std::vector<Operand> items;
   bool items_constant = true;

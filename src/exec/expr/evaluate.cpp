@@ -4,6 +4,7 @@
 
 #include "common/check.hpp"
 #include "exec/expr/dictionary.hpp"
+#include "exec/expr/evaluate_gpu_support.hpp"
 #include "exec/expr/evaluate_internal.hpp"
 #include "exec/expr/kernels.hpp"
 
@@ -110,6 +111,14 @@ std::optional<size_t> dictionary_argument(const std::vector<Operand>& args, size
 }
 
 Operand eval_function(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  if (e.function == ScalarFunction::kCoalesce) {
+    // An argument that may raise is evaluated only on the rows that reach it: COALESCE as its CASE.
+    bool lazy = false;
+    for (size_t i = 1; i < e.children.size(); ++i) lazy = lazy || can_raise(*e.children[i]);
+    if (lazy) {
+      if (const plan::ExprPtr as_case = conditional_as_case(e)) return eval_case(*as_case, input, ctx);
+    }
+  }
   std::vector<Operand> args;
   args.reserve(e.children.size());
   for (const plan::ExprPtr& child : e.children) args.push_back(eval_operand(*child, input, ctx));
@@ -126,12 +135,6 @@ Operand eval_function(const plan::Expr& e, const Batch& input, EvalContext& ctx)
   }
   for (Operand& a : args) a = plain(a, ctx);
   return dispatch_function(e, args, shape.rows, ctx);
-}
-
-std::vector<Operand> eval_plain_children(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
-  std::vector<Operand> args;
-  for (const plan::ExprPtr& child : e.children) args.push_back(plain(eval_operand(*child, input, ctx), ctx));
-  return args;
 }
 
 }  // namespace
@@ -157,10 +160,7 @@ Operand eval_operand(const plan::Expr& e, const Batch& input, EvalContext& ctx) 
     }
     case ExprKind::kCase: return eval_case(e, input, ctx);
     case ExprKind::kAnd:
-    case ExprKind::kOr: {
-      std::vector<Operand> args = eval_plain_children(e, input, ctx);
-      return logic_kernel(e.kind == ExprKind::kAnd, args, shape_of(args, input.num_rows()).rows, ctx);
-    }
+    case ExprKind::kOr: return eval_logic(e, input, ctx);
     case ExprKind::kNot: {
       Operand in = plain(eval_operand(*e.children[0], input, ctx), ctx);
       return not_kernel(in, in.constant ? 1 : input.num_rows(), ctx);

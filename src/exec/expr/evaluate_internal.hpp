@@ -24,7 +24,11 @@ bool can_raise(const plan::Expr& e);
 /// CASE WHEN ... THEN ... ELSE ... END, evaluating every THEN/ELSE only on the rows that take it.
 Operand eval_case(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
-/// x IN (a, b, ...) with SQL NULL semantics.
+/// AND / OR with SQL NULL semantics, left to right: an operand that may raise is evaluated only on the rows
+/// whose result it can still change (PostgreSQL's `x <> 0 AND 10 / x > 1` raises nothing).
+Operand eval_logic(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+/// x IN (a, b, ...) with SQL NULL semantics; an item that may raise is evaluated only on rows not matched yet.
 Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
 }  // namespace kestrel::exec
