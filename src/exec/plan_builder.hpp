@@ -69,7 +69,7 @@ class PlanBuilder {
   Open build_sort(const plan::LogicalSort& sort, std::optional<uint64_t> limit, uint64_t offset);
   Open build_join(const plan::LogicalJoin& join);
   Open build_set_op(const plan::LogicalSetOp& op);
-  /// Window functions (CPU only).
+  /// Window functions, on the GPU where WindowSinkGpu computes them all.
   Open build_window(const plan::LogicalWindow& window);
   /// Ends `open` in `sink`; returns the pipeline's index.
   size_t finish(Open open, std::shared_ptr<Sink> sink);

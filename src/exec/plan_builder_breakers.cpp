@@ -5,6 +5,7 @@
 #if KESTREL_WITH_CUDA
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
 #include "exec/ops/sort/sort_gpu.hpp"
+#include "exec/ops/window/window_gpu.hpp"
 #endif
 
 namespace kestrel::exec {
@@ -104,7 +105,6 @@ PlanBuilder::Open PlanBuilder::build_distinct(Open open, const plan::LogicalAggr
 }
 
 PlanBuilder::Open PlanBuilder::build_window(const plan::LogicalWindow& window) {
-  note_cpu(window);
   const plan::LogicalNode& child = *window.children[0];
   const size_t width = child.output.size();
   // The sink reads [child columns..., each call's partition keys, order keys and argument] as columns.
@@ -138,9 +138,21 @@ PlanBuilder::Open PlanBuilder::build_window(const plan::LogicalWindow& window) {
     }
     functions.push_back(std::move(f));
   }
-  Open open = input(window.children[0], false);
   SchemaPtr input_schema = schema_of_exprs(columns);
-  if (columns.size() > width) open.operators.push_back(project(false, columns, input_schema));
+  bool gpu = gpu_exprs(columns);
+#if KESTREL_WITH_CUDA
+  gpu = gpu && WindowSinkGpu::supports(*input_schema, functions);
+#endif
+  if (!gpu) note_cpu(window);
+  Open open = input(window.children[0], gpu);
+  if (columns.size() > width) open.operators.push_back(project(gpu, columns, input_schema));
+#if KESTREL_WITH_CUDA
+  if (gpu) {
+    auto sink = std::make_shared<WindowSinkGpu>(input_schema, width, std::move(functions));
+    size_t index = finish(std::move(open), sink);
+    return Open{std::make_shared<SortSourceGpu>(sink), {}, {index}, true};
+  }
+#endif
   auto sink = std::make_shared<WindowSink>(input_schema, width, std::move(functions));
   size_t index = finish(std::move(open), sink);
   return Open{std::make_shared<SortSource>(sink), {}, {index}};

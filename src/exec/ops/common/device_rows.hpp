@@ -26,7 +26,7 @@ inline const uint8_t* validity_of(const Column& c) {
   return c.validity() && c.null_count() > 0 ? c.validity()->as<uint8_t>() : nullptr;
 }
 
-inline constexpr int kMaxDeviceKeys = 16;
+inline constexpr int kMaxDeviceKeys = 32;
 
 /// How a key column's values are stored and compared.
 enum class DeviceKeyKind : uint8_t {

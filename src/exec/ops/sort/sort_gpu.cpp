@@ -52,16 +52,31 @@ void SortSinkGpu::consume(LocalState& local, size_t morsel, size_t sequence, Bat
   static_cast<Local&>(local).entries.push_back({morsel, sequence, std::move(batch)});
 }
 
-void SortSinkGpu::combine(LocalState& local, ExecContext&) {
-  auto& l = static_cast<Local&>(local);
-  // finalize reads these batches on its own stream: wait until their producers are done, once per stream.
+void synchronize_producers(const std::vector<SortSinkGpu::Entry>& entries) {
   std::vector<gpu::Stream> synchronized;
-  for (const auto& e : l.entries) {
+  for (const auto& e : entries) {
     const gpu::Stream s = e.batch.stream();
     if (std::find(synchronized.begin(), synchronized.end(), s) != synchronized.end()) continue;
     s.synchronize();
     synchronized.push_back(s);
   }
+}
+
+std::vector<Batch> take_in_input_order(std::vector<SortSinkGpu::Entry>& entries) {
+  std::sort(entries.begin(), entries.end(), [](const SortSinkGpu::Entry& a, const SortSinkGpu::Entry& b) {
+    return a.morsel != b.morsel ? a.morsel < b.morsel : a.sequence < b.sequence;
+  });
+  std::vector<Batch> batches;
+  batches.reserve(entries.size());
+  for (auto& e : entries) batches.push_back(std::move(e.batch));
+  entries.clear();
+  return batches;
+}
+
+void SortSinkGpu::combine(LocalState& local, ExecContext&) {
+  auto& l = static_cast<Local&>(local);
+  // finalize reads these batches on its own stream: wait until their producers are done, once per stream.
+  synchronize_producers(l.entries);
   std::lock_guard lock(mutex_);
   for (auto& e : l.entries) entries_.push_back(std::move(e));
   l.entries.clear();
@@ -73,13 +88,7 @@ void SortSinkGpu::finalize(ExecContext& ctx) {
   const gpu::Stream stream = gpu::driver_stream();
   // Input order: concatenated in (morsel, sequence) order, a row's position is its origin, so a stable sort
   // breaks ties exactly like SortSink.
-  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-    return a.morsel != b.morsel ? a.morsel < b.morsel : a.sequence < b.sequence;
-  });
-  std::vector<Batch> inputs;
-  inputs.reserve(entries_.size());
-  for (auto& e : entries_) inputs.push_back(std::move(e.batch));
-  entries_.clear();
+  const std::vector<Batch> inputs = take_in_input_order(entries_);
   all_ = concat_batches_gpu(inputs, schema_, stream, mr);
   rows_ = all_.num_rows();
   KESTREL_CHECK_LT(rows_, size_t{UINT32_MAX});

@@ -79,6 +79,12 @@ class SortSinkGpu final : public Sink, public SortedOutputGpu {
   size_t rows_ = 0;
 };
 
+/// Waits for the streams that produced `entries` (each once), so another stream may read their batches.
+void synchronize_producers(const std::vector<SortSinkGpu::Entry>& entries);
+
+/// The batches of `entries` in input order (morsel, then sequence), moved out; `entries` ends empty.
+std::vector<Batch> take_in_input_order(std::vector<SortSinkGpu::Entry>& entries);
+
 /// ORDER BY ... LIMIT `limit` OFFSET `offset` on device batches: each driver keeps only its best limit + offset
 /// rows. Every candidate row carries its origin (morsel, sequence, row) as an extra, last sort key column, so
 /// ties resolve by input order exactly like TopNSink however the candidates were reduced.
