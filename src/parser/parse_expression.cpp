@@ -277,6 +277,16 @@ ExprPtr SqlParser::parse_in(ExprPtr left, const Token& op_token, bool negated) {
   node->operand = std::move(left);
   node->negated = negated;
   node->values = parse_expr_list();
+  if (node->values.size() == 1 && node->values[0]->is<ScalarSubquery>() && at_query_continuation()) {
+    // IN ((SELECT a ...) UNION SELECT b): the parenthesised sub-query is the first operand of the IN's query.
+    auto sub = make_node<InSubquery>(node->position);
+    sub->operator_position = op_token.position;
+    sub->operand = std::move(node->operand);
+    sub->negated = negated;
+    sub->query = continue_query(std::move(node->values[0]->as<ScalarSubquery>().query));
+    expect_operator(")", "after the IN sub-query");
+    return sub;
+  }
   if (!at_operator(")")) {
     fail_expected("')' to close the IN list opened at " + std::to_string(open.position.line) + ":" +
                   std::to_string(open.position.column));

@@ -124,6 +124,11 @@ Batch concat_batches(const std::vector<Batch>& batches, const SchemaPtr& schema,
     // Gathering from each batch into one output would need multi-source gathers; decode through values instead
     // for dictionary columns with different dictionaries, and copy buffers otherwise.
     const LogicalType& type = schema->field(c).type;
+    if (type.id() == TypeId::kNull) {
+      // An untyped NULL column is all NULL whatever its batches store.
+      columns.push_back(null_column(type, rows, mr));
+      continue;
+    }
     bool any_nulls = false;
     for (const auto& b : batches) any_nulls |= b.column(c)->null_count() > 0;
     if (type.id() == TypeId::kVarchar) {

@@ -135,7 +135,9 @@ LogicalPtr Binder::bind_set_operation(const ast::SetOperation& op) {
       throw BinderError(std::string(ast::set_operator_name(op.op)) + " types " + lt.to_string() + " and " +
                         rt.to_string() + " cannot be matched", op.operator_position, "42804");
     }
-    LogicalType type = common->id() == TypeId::kNull ? LogicalType(TypeId::kVarchar) : *common;
+    // NULL on both sides stays untyped, so that a further set operation (NULL UNION NULL UNION 1.5) or the
+    // consumer decides its type.
+    const LogicalType type = *common;
     left_exprs.push_back(cast_to(make_column_ref(i, lt, left->output[i].name), type, op.operator_position));
     right_exprs.push_back(cast_to(make_column_ref(i, rt, right->output[i].name), type, op.operator_position));
     cast_left |= !(lt == type);
