@@ -1,9 +1,10 @@
 // Differential tests of aggregate_gpu (one batch; the operator's tests are in
 // hash_aggregate_gpu_op_test.cpp): the same generated batches (fixed-width key
 // and argument types, NULL keys and values, few and many groups, skew,
-// DISTINCT) aggregated by the CPU HashAggregateSink/Source pipelines on the host
-// and by aggregate_gpu on their device copy must give the same groups and
-// values (doubles within 1e-9 relative).
+// DISTINCT, variances far from zero) aggregated by the CPU
+// HashAggregateSink/Source pipelines on the host and by aggregate_gpu on their
+// device copy must give the same groups and values (doubles within 1e-9
+// relative); the GPU's variance states merge on the CPU.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "exec/ops/collect/collect.hpp"
+#include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu.hpp"
 #include "exec/pipeline.hpp"
@@ -121,6 +123,10 @@ std::vector<AggregateSpec> all_aggregates(const Batch &b) {
                    AggregateFunction::kMax}) {
       out.push_back({f, c, t, false});
     }
+  }
+  for (auto f : {AggregateFunction::kVarSamp, AggregateFunction::kVarPop,
+                 AggregateFunction::kStddevSamp, AggregateFunction::kStddevPop}) {
+    out.push_back({f, size_t{7}, TypeId::kDouble, false});
   }
   out.push_back({AggregateFunction::kMin, size_t{2}, TypeId::kDate, false});
   out.push_back(
@@ -274,10 +280,94 @@ TEST_F(AggregateGpuTest, DistinctAggregates) {
   expect_same(host, {2, 3}, aggregates, "distinct by k_date, k_bool");
 }
 
+/// var_samp, var_pop, stddev_samp and stddev_pop of DOUBLE column 1 of a
+/// batch [k INTEGER, x DOUBLE].
+std::vector<AggregateSpec> variance_aggregates(bool distinct = false) {
+  std::vector<AggregateSpec> out;
+  for (auto f : {AggregateFunction::kVarSamp, AggregateFunction::kVarPop,
+                 AggregateFunction::kStddevSamp, AggregateFunction::kStddevPop}) {
+    out.push_back({f, size_t{1}, TypeId::kDouble, distinct});
+  }
+  out.push_back(
+      {AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt, false});
+  return out;
+}
+
+/// [k INTEGER, x DOUBLE]: group k (0 .. groups - 1, group g has about
+/// g * rows / groups^2 rows, so some groups have one or two rows) of values
+/// `base` + small random offsets, with about 10% NULLs.
+Batch make_spread_input(size_t rows, int groups, double base, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Value> keys, values;
+  for (size_t r = 0; r < rows; ++r) {
+    const auto a = static_cast<int>(rng() % static_cast<uint64_t>(groups));
+    const auto b = static_cast<int>(rng() % static_cast<uint64_t>(groups));
+    keys.push_back(Value::integer(std::max(a, b)));
+    values.push_back(rng() % 10 == 0
+                         ? Value::null(TypeId::kDouble)
+                         : Value::double_value(
+                               base + static_cast<double>(rng() % 1000) / 7.0));
+  }
+  std::vector<Field> fields = {{"k", TypeId::kInteger}, {"x", TypeId::kDouble}};
+  std::vector<ColumnPtr> columns = {
+      Column::from_values(TypeId::kInteger, keys),
+      Column::from_values(TypeId::kDouble, values)};
+  return Batch(std::make_shared<Schema>(fields), std::move(columns), rows,
+               gpu::MemoryKind::kHost);
+}
+
+TEST_F(AggregateGpuTest, VarianceFarFromZero) {
+  // Means of 1e7 and -1e8 with a spread of about 40: sums of squares would
+  // cancel.
+  for (double base : {0.0, -1.0e8, 1.0e7}) {
+    for (size_t rows : {size_t{1}, size_t{2}, size_t{33}, size_t{5000},
+                        size_t{200000}}) {
+      Batch host = make_spread_input(rows, 40, base, rows + 11);
+      const std::string what =
+          "base " + std::to_string(base) + " rows " + std::to_string(rows);
+      expect_same(host, {}, variance_aggregates(), what + " no keys");
+      expect_same(host, {0}, variance_aggregates(), what + " by k");
+      expect_same(host, {0}, variance_aggregates(true), what + " distinct");
+    }
+  }
+}
+
+TEST_F(AggregateGpuTest, VarianceStatesMergeOnTheCpu) {
+  // The GPU's partial states have the CPU's layout: the CPU accumulator merges
+  // them and finalizes the same values as a CPU aggregation of the raw rows.
+  Batch host = make_spread_input(50000, 1, 1.0e6, 3);
+  Batch device = copy_batch(host, device_mr(), stream());
+  for (const AggregateSpec &a : variance_aggregates()) {
+    if (a.function == AggregateFunction::kCountStar)
+      continue;
+    // Runs of 1000 rows: 50 state rows for the one group.
+    const Batch states = exec::aggregate_gpu_detail::partial_states(
+        device, {}, {a}, 1000, nullptr, stream(), device_mr());
+    Batch back = copy_batch(states, gpu::host_memory_resource(), stream());
+    ASSERT_EQ(back.num_columns(), size_t{3});
+    EXPECT_EQ(back.column(0)->type(), LogicalType(TypeId::kBigInt));
+    EXPECT_EQ(back.column(1)->type(), LogicalType(TypeId::kDouble));
+    EXPECT_EQ(back.column(2)->type(), LogicalType(TypeId::kDouble));
+    auto merged = exec::make_aggregate_state(a.function, a.input_type);
+    merged->resize(1);
+    std::vector<uint32_t> ids(back.num_rows(), 0);
+    merged->merge(ids.data(), back.columns(), back.num_rows());
+    auto raw = exec::make_aggregate_state(a.function, a.input_type);
+    raw->resize(1);
+    std::vector<uint32_t> row_ids(host.num_rows(), 0);
+    raw->update(row_ids.data(), host.column(1).get(), host.num_rows());
+    const Value got = merged->finalize(0, 1)->value_at(0);
+    const Value want = raw->finalize(0, 1)->value_at(0);
+    EXPECT_TRUE(same_value(got, want))
+        << plan::aggregate_function_name(a.function) << ": gpu states "
+        << got.to_string() << " cpu " << want.to_string();
+  }
+}
+
 TEST_F(AggregateGpuTest, RejectsTooManyKeys) {
   Batch host = make_input(10, KeySpread::kFew, 7);
   Batch device = copy_batch(host, device_mr(), stream());
-  std::vector<size_t> keys(17, 0);
+  std::vector<size_t> keys(static_cast<size_t>(exec::kMaxDeviceKeys) + 1, 0);
   EXPECT_THROW(exec::aggregate_gpu(device, keys,
                                    {{AggregateFunction::kCountStar,
                                      std::nullopt, TypeId::kBigInt, false}},

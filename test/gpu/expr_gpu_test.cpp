@@ -5,6 +5,7 @@
 
 #include "exec/expr/evaluate.hpp"
 #include "exec/expr/evaluate_gpu.hpp"
+#include "exec/expr/evaluate_gpu_support.hpp"
 #include "gpu_test_env.hpp"
 #include "test_batches.hpp"
 #include "vector/transfer.hpp"
@@ -71,11 +72,22 @@ class GpuExprTest : public GpuTest {
 
   void run_all(const std::vector<ExprPtr>& exprs, const std::vector<size_t>& sizes) {
     for (size_t rows : sizes) {
-      Batch host = make_all_types_batch(rows, 1000 + rows);
+      Batch host = with_untyped_nulls(make_all_types_batch(rows, 1000 + rows));
       Batch device = copy_batch(host, device_mr(), stream());
       for (const ExprPtr& e : exprs_for_(host)) expect_same(*e, host, device);
     }
     (void)exprs;
+  }
+
+  /// `b` and a column "untyped" of the NULL type, stored as the CPU stores an untyped NULL (a NULL BOOLEAN per row).
+  static Batch with_untyped_nulls(const Batch& b) {
+    std::vector<Field> fields = b.schema()->fields();
+    std::vector<ColumnPtr> columns = b.columns();
+    fields.push_back({"untyped", TypeId::kNull});
+    columns.push_back(Column::from_values(TypeId::kBoolean,
+                                          std::vector<Value>(b.num_rows(), Value::null(TypeId::kBoolean))));
+    return Batch(std::make_shared<Schema>(std::move(fields)), std::move(columns), b.num_rows(),
+                 gpu::MemoryKind::kHost);
   }
 
   std::function<std::vector<ExprPtr>(const Batch&)> exprs_for_;
@@ -340,6 +352,100 @@ TEST_F(GpuExprTest, StringAndConditionalFunctions) {
   };
   run_all({}, kSizes);
   EXPECT_GT(compared_, 0u);
+}
+
+TEST_F(GpuExprTest, CastOfUntypedNulls) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType S = TypeId::kVarchar, I = TypeId::kInteger, BOOL = TypeId::kBoolean;
+    std::vector<ExprPtr> v;
+    for (LogicalType to : {LogicalType(TypeId::kVarchar), LogicalType(TypeId::kInteger), LogicalType(TypeId::kBigInt),
+                           LogicalType::decimal(7, 2), LogicalType::decimal(38, 4), LogicalType(TypeId::kDate),
+                           LogicalType(TypeId::kTimestamp), LogicalType(TypeId::kDouble),
+                           LogicalType(TypeId::kBoolean)}) {
+      v.push_back(plan::make_cast(col(b, "untyped"), to));
+      v.push_back(plan::make_cast(lit(Value()), to));
+    }
+    // The NULLs in use: concatenated, coalesced, compared, in a CASE.
+    auto s = plan::make_cast(col(b, "untyped"), S);
+    v.push_back(fn(ScalarFunction::kConcat, S, {s, lit(Value::varchar("x"))}));
+    v.push_back(fn(ScalarFunction::kCoalesce, S, {s, col(b, "VARCHAR_nulls"), lit(Value::varchar("none"))}));
+    v.push_back(fn(ScalarFunction::kAdd, I, {plan::make_cast(col(b, "untyped"), I), col(b, "INTEGER")}));
+    v.push_back(fn(ScalarFunction::kEqual, BOOL, {plan::make_cast(col(b, "untyped"), TypeId::kDate), col(b, "DATE")}));
+    v.push_back(node(ExprKind::kCase, LogicalType::decimal(15, 2),
+                     {col(b, "BOOLEAN_nulls"), plan::make_cast(col(b, "untyped"), LogicalType::decimal(15, 2)),
+                      col(b, "DECIMAL(15,2)")}));
+    v.push_back(node(ExprKind::kIsNull, BOOL, {plan::make_cast(col(b, "untyped"), S)}));
+    return v;
+  };
+  run_all({}, kSizes);
+  EXPECT_GT(compared_, 0u);
+  Batch host = with_untyped_nulls(make_all_types_batch(10, 1));
+  auto cast = plan::make_cast(col(host, "untyped"), LogicalType::decimal(9, 3));
+  EXPECT_TRUE(exec::can_evaluate_gpu(*cast));
+}
+
+TEST_F(GpuExprTest, CaseOfStrings) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType S = TypeId::kVarchar, BOOL = TypeId::kBoolean, I = TypeId::kInteger;
+    auto eq = [&](ExprPtr a, const char* text) {
+      return fn(ScalarFunction::kEqual, BOOL, {a, lit(Value::varchar(text))});
+    };
+    auto positive = fn(ScalarFunction::kGreater, BOOL, {col(b, "INTEGER_nulls"), lit(Value::integer(0))});
+    std::vector<ExprPtr> v;
+    // Plain, dictionary and constant branches, NULL WHENs (not taken), ELSE NULL of the NULL type and of VARCHAR.
+    v.push_back(node(ExprKind::kCase, S, {eq(col(b, "dict"), "MAIL"), col(b, "VARCHAR_nulls"), positive,
+                                          col(b, "dict"), lit(Value::varchar("otherwise"))}));
+    v.push_back(node(ExprKind::kCase, S, {col(b, "BOOLEAN_nulls"), col(b, "VARCHAR"), lit(Value())}));
+    v.push_back(node(ExprKind::kCase, S, {col(b, "BOOLEAN_nulls"), lit(Value::null(S)), col(b, "dict")}));
+    v.push_back(node(ExprKind::kCase, S, {positive, lit(Value::varchar("")), col(b, "BOOLEAN"),
+                                          lit(Value::varchar("a longer constant Ã©")), col(b, "VARCHAR_nulls")}));
+    // Branches computed on the device: a function of a dictionary (a dictionary again), ||, a nested CASE.
+    v.push_back(node(ExprKind::kCase, S,
+                     {col(b, "BOOLEAN"), fn(ScalarFunction::kUpper, S, {col(b, "VARCHAR_nulls")}), positive,
+                      fn(ScalarFunction::kLower, S, {col(b, "dict")}),
+                      fn(ScalarFunction::kConcat, S, {col(b, "dict"), lit(Value::varchar("/")), col(b, "VARCHAR")})}));
+    v.push_back(node(ExprKind::kCase, S,
+                     {col(b, "BOOLEAN_nulls"),
+                      node(ExprKind::kCase, S, {positive, col(b, "dict"), lit(Value::varchar("inner"))}),
+                      fn(ScalarFunction::kSubstring, S,
+                         {col(b, "VARCHAR"), lit(Value::bigint(2)), lit(Value::bigint(3))})}));
+    // Constant conditions: every row takes one branch.
+    v.push_back(node(ExprKind::kCase, S, {lit(Value::boolean(false)), col(b, "dict"), col(b, "VARCHAR")}));
+    v.push_back(node(ExprKind::kCase, S, {lit(Value::boolean(true)), lit(Value::varchar("k")), col(b, "VARCHAR")}));
+    v.push_back(node(ExprKind::kCase, S, {lit(Value::null(BOOL)), col(b, "dict"), lit(Value())}));
+    // The CASE's result in further string functions.
+    v.push_back(fn(ScalarFunction::kLength, TypeId::kBigInt,
+                   {node(ExprKind::kCase, S, {positive, col(b, "dict"), col(b, "VARCHAR_nulls")})}));
+    v.push_back(eq(node(ExprKind::kCase, S, {positive, col(b, "dict"), col(b, "VARCHAR_nulls")}), "RAIL"));
+    // COALESCE and NULLIF (rewritten to CASE), as in coalesce(c_last_name, '') || ', ' || coalesce(c_first_name, '').
+    v.push_back(fn(ScalarFunction::kConcat, S,
+                   {fn(ScalarFunction::kCoalesce, S, {col(b, "VARCHAR_nulls"), lit(Value::varchar(""))}),
+                    lit(Value::varchar(", ")),
+                    fn(ScalarFunction::kCoalesce, S, {col(b, "dict"), lit(Value::varchar(""))})}));
+    v.push_back(fn(ScalarFunction::kCoalesce, S, {col(b, "VARCHAR_nulls"), col(b, "dict"), lit(Value::varchar("-"))}));
+    v.push_back(fn(ScalarFunction::kCoalesce, S, {col(b, "dict"), lit(Value::null(S))}));
+    v.push_back(fn(ScalarFunction::kCoalesce, S, {col(b, "VARCHAR")}));
+    v.push_back(fn(ScalarFunction::kNullIf, S, {col(b, "dict"), lit(Value::varchar("MAIL"))}));
+    v.push_back(fn(ScalarFunction::kNullIf, S, {col(b, "VARCHAR_nulls"), col(b, "VARCHAR")}));
+    // GREATEST and LEAST of strings (byte order, NULLs skipped).
+    for (auto f : {ScalarFunction::kGreatest, ScalarFunction::kLeast}) {
+      v.push_back(fn(f, S, {col(b, "VARCHAR_nulls"), col(b, "dict")}));
+      v.push_back(fn(f, S, {col(b, "VARCHAR"), lit(Value::varchar("m")), col(b, "VARCHAR_nulls")}));
+    }
+    // A THEN that raises only counts on its rows: substring with a negative length where INTEGER_nulls < 0.
+    v.push_back(node(ExprKind::kCase, S,
+                     {positive,
+                      fn(ScalarFunction::kSubstring, S,
+                         {col(b, "VARCHAR"), lit(Value::bigint(1)),
+                          plan::make_cast(fn(ScalarFunction::kSign, I, {col(b, "INTEGER_nulls")}), TypeId::kBigInt)}),
+                      lit(Value::varchar("n"))}));
+    return v;
+  };
+  run_all({}, kSizes);
+  EXPECT_GT(compared_, 0u);
+  Batch host = make_all_types_batch(10, 1);
+  auto e = node(ExprKind::kCase, TypeId::kVarchar, {col(host, "BOOLEAN"), col(host, "dict"), lit(Value())});
+  EXPECT_TRUE(exec::can_evaluate_gpu(*e));
 }
 
 TEST_F(GpuExprTest, UnsupportedIsNotImplemented) {

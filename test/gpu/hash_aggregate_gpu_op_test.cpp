@@ -1,8 +1,8 @@
 // Differential tests of HashAggregateSinkGpu / HashAggregateSourceGpu against HashAggregateSink (kSingle): the same
 // generated batches (VARCHAR keys plain and dictionary-encoded with a different dictionary per batch, int128
 // decimals, doubles, intervals, NULL keys and values; every function, DISTINCT included) aggregated by both sinks,
-// driven by hand over several batches, must give the same groups and values (sums and averages of doubles within
-// 1e-9 relative). Also empty input, one row, few groups over many rows, many groups, skew and overflow errors.
+// driven by hand over several batches, must give the same groups and values (sums, averages and variances of doubles
+// within 1e-9 relative). Also empty input, one row, few groups over many rows, many groups, skew and overflow errors.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <random>
 
 #include "common/error.hpp"
+#include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_table.hpp"
@@ -152,6 +153,8 @@ std::vector<AggregateSpec> all_aggregates() {
   for (size_t c : {kValStr, kValDate, kValInterval, kKeyDict, kKeyWide}) {
     for (auto f : {F::kCount, F::kMin, F::kMax}) out.push_back(agg(f, c));
   }
+  for (auto f : {F::kVarSamp, F::kVarPop, F::kStddevSamp, F::kStddevPop}) out.push_back(agg(f, kValDouble));
+  out.push_back(agg(F::kStddevSamp, kValDouble, true));
   out.push_back(agg(F::kAnyValue, kValStr));
   out.push_back(agg(F::kAnyValue, kValInt));
   out.push_back(agg(F::kAnyValue, kKeyDict));
@@ -172,6 +175,8 @@ std::vector<AggregateSpec> some_aggregates() {
           agg(F::kAvg, kValDec),
           agg(F::kSum, kValWideDec),
           agg(F::kAvg, kValDouble),
+          agg(F::kVarSamp, kValDouble),
+          agg(F::kStddevPop, kValDouble),
           agg(F::kMin, kValStr),
           agg(F::kMax, kValDate),
           agg(F::kCount, kValSmall, true)};
@@ -464,7 +469,7 @@ TEST_F(HashAggregateGpuOpTest, DecimalOverflow) {
 TEST_F(HashAggregateGpuOpTest, RejectsTooManyKeys) {
   const SchemaPtr schema = std::make_shared<Schema>(batch_fields());
   std::vector<size_t> keys;
-  for (size_t i = 0; i < 17; ++i) keys.push_back(i % kColumns);
+  for (size_t i = 0; i <= static_cast<size_t>(exec::kMaxDeviceKeys); ++i) keys.push_back(i % kColumns);
   EXPECT_THROW(exec::HashAggregateSinkGpu(schema, keys, some_aggregates()), NotImplemented);
 }
 

@@ -143,6 +143,8 @@ class GpuEvaluator {
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
   DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
   DeviceOperand case_when(const plan::Expr& e, const Scope& scope);
+  /// The VARCHAR result of a CASE: row i takes the string (or NULL) of pieces[branch_of[i]], as a plain column.
+  ColumnPtr select_strings(std::vector<DeviceOperand>& pieces, const uint8_t* branch_of, size_t rows);
   DeviceOperand in_list(const plan::Expr& e, const Scope& scope);
   DeviceOperand spread(const Column& encoded, const DeviceOperand& per_entry);
   DeviceOperand device_flags(size_t count, int** flags);
@@ -634,7 +636,11 @@ DeviceOperand GpuEvaluator::cast(const plan::Expr& e, const Scope& scope) {
   const LogicalType& source = in.column->type();
   const LogicalType& target = e.type;
   if (source == target) return in;
-  if (in.null_constant) return constant(Value(), target);
+  // Only NULLs (a NULL constant, or a column of the NULL type whatever its storage): NULLs of the target type, as
+  // the CPU's cast_kernel gives them.
+  if (in.null_constant || source.id() == TypeId::kNull || e.children[0]->type.id() == TypeId::kNull) {
+    return constant(Value(), target);
+  }
   if (!cast_supported(source, target) || in.column->is_dictionary()) {
     throw NotImplemented("GPU CAST from " + source.to_string() + " to " + target.to_string());
   }
@@ -708,7 +714,7 @@ DeviceOperand GpuEvaluator::device_flags(size_t count, int** flags) {
 
 DeviceOperand GpuEvaluator::case_when(const plan::Expr& e, const Scope& scope) {
   const size_t whens = (e.children.size() - 1) / 2;
-  if (e.type.id() == TypeId::kVarchar || !e.type.is_fixed_width()) {
+  if (e.type.id() != TypeId::kVarchar && !e.type.is_fixed_width()) {
     throw NotImplemented("GPU CASE returning " + e.type.to_string());
   }
   if (whens > 250) throw NotImplemented("GPU CASE with more than 250 branches");
@@ -742,6 +748,7 @@ DeviceOperand GpuEvaluator::case_when(const plan::Expr& e, const Scope& scope) {
   }
   // ELSE takes the rows still remaining.
   pieces.push_back(eval(*e.children.back(), remaining_scope));
+  if (e.type.id() == TypeId::kVarchar) return DeviceOperand{select_strings(pieces, branch_of, n), false, false};
   ColumnPtr out = new_fixed(e.type, n, true);
   for (size_t b = 0; b <= whens; ++b) {
     if (!(pieces[b].column->type() == e.type) && !pieces[b].null_constant) {
@@ -754,6 +761,34 @@ DeviceOperand GpuEvaluator::case_when(const plan::Expr& e, const Scope& scope) {
                        stream_);
   }
   return DeviceOperand{out, false, false};
+}
+
+ColumnPtr GpuEvaluator::select_strings(std::vector<DeviceOperand>& pieces, const uint8_t* branch_of, size_t rows) {
+  for (DeviceOperand& piece : pieces) {
+    if (piece.null_constant && piece.column->type().id() != TypeId::kVarchar) {
+      piece = constant(Value(), TypeId::kVarchar);  // an untyped NULL, stored as a NULL BOOLEAN
+    }
+    if (piece.column->type().id() != TypeId::kVarchar) {
+      throw NotImplemented("GPU CASE branch of type " + piece.column->type().to_string());
+    }
+  }
+  const auto branches = static_cast<uint8_t>(pieces.size());
+  // Plain, dictionary and constant branches may repeat long strings: the result's size is read back to size its
+  // bytes.
+  return two_pass_strings(
+      rows, true,
+      [&](int64_t* offsets, uint32_t* validity) {
+        gpu::fill_bytes(offsets, gpu::MemoryKind::kDevice, 0, sizeof(int64_t), stream_);
+        for (uint8_t b = 0; b < branches; ++b) {
+          launch_select_string_lengths(arg_of(pieces[b]), branch_of, b, offsets, validity, rows, stream_);
+        }
+        launch_lengths_to_offsets(offsets, rows, stream_, mr_);
+      },
+      [&](const int64_t* offsets, char* chars) {
+        for (uint8_t b = 0; b < branches; ++b) {
+          launch_select_string_copy(arg_of(pieces[b]), branch_of, b, offsets, chars, rows, stream_);
+        }
+      });
 }
 
 /// True when the column's null count is exact (it was not computed by this evaluation).

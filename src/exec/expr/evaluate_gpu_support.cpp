@@ -166,9 +166,9 @@ bool function_supported(const Expr& e) {
     }
     case ScalarFunction::kGreatest:
     case ScalarFunction::kLeast: {
-      // Floats stay on the CPU (its NaN order); so do strings, whose CASE the GPU does not build.
-      if (!e.type.is_fixed_width() || e.type.id() == TypeId::kReal || e.type.id() == TypeId::kDouble ||
-          e.type.id() == TypeId::kBoolean) {
+      // Floats stay on the CPU (its NaN order). Strings compare by their bytes on both sides.
+      if (!(e.type.is_fixed_width() || e.type.id() == TypeId::kVarchar) || e.type.id() == TypeId::kReal ||
+          e.type.id() == TypeId::kDouble || e.type.id() == TypeId::kBoolean) {
         return false;
       }
       for (const plan::ExprPtr& c : e.children) {
@@ -238,7 +238,8 @@ bool function_supported(const Expr& e) {
 }
 
 bool case_supported(const Expr& e) {
-  if (!e.type.is_fixed_width() || !column_type_ok(e.type) || e.children.size() < 3 || e.children.size() % 2 == 0) {
+  // Any column type: fixed-width values are selected in place, strings assembled into a plain VARCHAR column.
+  if (!column_type_ok(e.type) || e.children.size() < 3 || e.children.size() % 2 == 0) {
     return false;
   }
   const size_t whens = (e.children.size() - 1) / 2;
@@ -271,7 +272,11 @@ bool supported(const Expr& e) {
     case ExprKind::kCast: {
       if (e.children.size() != 1 || !column_type_ok(e.type)) return false;
       const Expr& in = *e.children[0];
-      if (!(in.type == e.type) && !is_null_constant(in) && !gpu_expr::cast_supported(in.type, e.type)) return false;
+      // An untyped NULL (constant or column) casts to NULLs of any type, as on the CPU.
+      if (!(in.type == e.type) && !is_null_constant(in) && !has_type(in, TypeId::kNull) &&
+          !gpu_expr::cast_supported(in.type, e.type)) {
+        return false;
+      }
       return supported(in);
     }
     case ExprKind::kCase: return case_supported(e);

@@ -84,6 +84,14 @@ void launch_branch_mask(const uint8_t* branch_of, uint8_t b, const uint8_t* acti
 void launch_select_into(size_t width, DeviceArg piece, const uint8_t* branch_of, uint8_t b, DeviceOut out,
                         size_t rows, gpu::Stream stream);
 
+/// VARCHAR CASE, pass 1: rows of branch `b` take the byte length of `piece`'s string (0 when NULL) into
+/// offsets[i + 1] and its validity; `validity` is updated in place (rows of other branches keep their bits).
+void launch_select_string_lengths(DeviceArg piece, const uint8_t* branch_of, uint8_t b, int64_t* offsets,
+                                  uint32_t* validity, size_t rows, gpu::Stream stream);
+/// VARCHAR CASE, pass 2 (once the lengths are scanned into offsets): rows of branch `b` copy `piece`'s bytes.
+void launch_select_string_copy(DeviceArg piece, const uint8_t* branch_of, uint8_t b, const int64_t* offsets,
+                               char* chars, size_t rows, gpu::Stream stream);
+
 /// Adds the number of set bits among the first `rows` of `validity` to *count.
 void launch_count_valid(const uint8_t* validity, size_t rows, unsigned long long* count, gpu::Stream stream);
 

@@ -1,5 +1,6 @@
-/// Boolean logic, NULL tests, CASE assembly, broadcasts and dictionary spreads on the GPU. The data-movement kernels
-/// are templated on the value width only, so one instantiation serves every type of that width.
+/// Boolean logic, NULL tests, CASE assembly (fixed-width and VARCHAR), broadcasts and dictionary spreads on the GPU.
+/// The fixed-width data-movement kernels are templated on the value width only, so one instantiation serves every
+/// type of that width.
 
 #include "common/error.hpp"
 #include "exec/expr/expr_device_gpu.cuh"
@@ -131,6 +132,35 @@ __global__ void select_into_kernel(DeviceArg piece, const uint8_t* branch_of, ui
   write_validity(out.validity, i, in, valid);
 }
 
+__global__ void select_string_lengths_kernel(DeviceArg piece, const uint8_t* branch_of, uint8_t b, int64_t* offsets,
+                                             uint32_t* validity, size_t rows) {
+  const size_t i = row_index();
+  const bool in = i < rows;
+  bool valid = false;
+  if (in) {
+    const uint32_t old_word = validity[i >> 5];
+    if (branch_of[i] == b) {
+      valid = arg_valid(piece, i);
+      offsets[i + 1] = valid ? arg_string(piece, i).size : 0;
+    } else {
+      valid = ((old_word >> (i & 31)) & 1) != 0;
+    }
+  }
+  // As in select_into_kernel: the ballot orders every lane's read of the word before lane 0 rewrites it.
+  write_validity(validity, i, in, valid);
+}
+
+__global__ void select_string_copy_kernel(DeviceArg piece, const uint8_t* branch_of, uint8_t b,
+                                          const int64_t* offsets, char* chars, size_t rows) {
+  const size_t i = row_index();
+  if (i >= rows || branch_of[i] != b) return;
+  const int64_t length = offsets[i + 1] - offsets[i];
+  if (length == 0) return;  // also every NULL row: its string is not read
+  const DeviceString s = arg_string(piece, i);
+  char* to = chars + offsets[i];
+  for (int64_t k = 0; k < length; ++k) to[k] = s.data[k];
+}
+
 __global__ void count_valid_kernel(const uint8_t* validity, size_t rows, unsigned long long* count) {
   const size_t i = row_index();
   const bool bit = i < rows && ((validity[i >> 3] >> (i & 7)) & 1) != 0;
@@ -206,6 +236,24 @@ void launch_select_into(size_t width, DeviceArg piece, const uint8_t* branch_of,
     select_into_kernel<decltype(tag)>
         <<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(piece, branch_of, b, out, rows);
   });
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_select_string_lengths(DeviceArg piece, const uint8_t* branch_of, uint8_t b, int64_t* offsets,
+                                  uint32_t* validity, size_t rows, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_select_string_lengths");
+  if (rows == 0) return;
+  select_string_lengths_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(piece, branch_of, b, offsets,
+                                                                                         validity, rows);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void launch_select_string_copy(DeviceArg piece, const uint8_t* branch_of, uint8_t b, const int64_t* offsets,
+                               char* chars, size_t rows, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "launch_select_string_copy");
+  if (rows == 0) return;
+  select_string_copy_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(piece, branch_of, b, offsets,
+                                                                                      chars, rows);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 

@@ -28,12 +28,15 @@ constexpr size_t kPartialGroupRows = size_t{1} << 13;
 
 /// One per-group reduction of reduce_groups.
 struct Reduction {
-  enum class Kind : uint8_t { kCount, kSum, kPick };
+  enum class Kind : uint8_t { kCount, kSum, kPick, kMoments };
   Kind kind = Kind::kCount;
-  std::optional<size_t> column;  ///< input column; nullopt for count(*)
+  std::optional<size_t> column;  ///< input column; nullopt for count(*); the first of the three state columns
+                                 ///< (count, mean, m2) for moments merged from states
   SumKind sum = SumKind::kInt64ToInt64;
   PickKind pick = PickKind::kFirst;
-  Field field;                   ///< the output column
+  bool merge = false;            ///< moments: merge states instead of raw DOUBLE values
+  Field field;                   ///< the output column (moments: the count)
+  std::vector<Field> more_fields;  ///< moments: the mean and m2 columns that follow the count
   std::string overflow_message;  ///< InvalidInput message when a sum overflows
 };
 
@@ -62,6 +65,24 @@ Reduction pick_of(size_t column, PickKind kind, Field field) {
   r.pick = kind;
   r.field = std::move(field);
   return r;
+}
+
+/// The variance state (count, mean, m2: three output columns) of raw DOUBLE values at `column`, or (`merge`) of
+/// the states at `column`, `column` + 1 and `column` + 2.
+Reduction moments_of(size_t column, bool merge, std::vector<Field> fields) {
+  KESTREL_CHECK_EQ(fields.size(), size_t{3});
+  Reduction r;
+  r.kind = Reduction::Kind::kMoments;
+  r.column = column;
+  r.merge = merge;
+  r.field = fields[0];
+  r.more_fields = {fields[1], fields[2]};
+  return r;
+}
+
+bool is_variance(AggregateFunction f) {
+  return f == AggregateFunction::kVarSamp || f == AggregateFunction::kVarPop || f == AggregateFunction::kStddevSamp ||
+         f == AggregateFunction::kStddevPop;
 }
 
 /// The accumulator of sum/avg over raw values of `input`, as make_sum_state chooses it.
@@ -113,6 +134,7 @@ struct PendingColumn {
   BufferPtr values;
   BufferPtr validity;
   ColumnPtr done;
+  std::vector<ColumnPtr> more;  ///< complete columns that follow this one (the mean and m2 of moments)
 };
 
 /// The columns `columns` of `batch` as a batch of their own.
@@ -125,6 +147,43 @@ Batch select_columns(const Batch& batch, const std::vector<size_t>& columns) {
   }
   return Batch(std::make_shared<Schema>(std::move(fields)), std::move(selected), batch.num_rows(),
                gpu::MemoryKind::kDevice, batch.stream());
+}
+
+/// The variance states (count, mean, m2) of each group of `layout` for the moments reduction `r` over `input`:
+/// the count column, and the mean and m2 columns in *more. None of them has NULLs.
+ColumnPtr moments_columns(const Batch& input, const Reduction& r, const GroupLayout& layout, gpu::Stream stream,
+                          gpu::MemoryResource& mr, std::vector<ColumnPtr>* more) {
+  const size_t groups = layout.groups;
+  MomentsInput in;
+  if (r.merge) {
+    const Column& counts = *input.column(*r.column);
+    const Column& means = *input.column(*r.column + 1);
+    const Column& m2s = *input.column(*r.column + 2);
+    KESTREL_CHECK(physical_kind(counts.type()) == PhysicalKind::kInt64 &&
+                  physical_kind(means.type()) == PhysicalKind::kDouble &&
+                  physical_kind(m2s.type()) == PhysicalKind::kDouble);
+    in.counts = counts.data<int64_t>();
+    in.validity = validity_of(counts);
+    in.values = means.data<double>();
+    in.m2s = m2s.data<double>();
+  } else {
+    const Column& values = *input.column(*r.column);
+    KESTREL_CHECK_MSG(physical_kind(values.type()) == PhysicalKind::kDouble && !values.is_dictionary(),
+                      "GPU variance over a column that is not DOUBLE");
+    in.values = values.data<double>();
+    in.validity = validity_of(values);
+  }
+  BufferPtr counts = device_buffer(groups * sizeof(int64_t), stream, mr);
+  BufferPtr means = device_buffer(groups * sizeof(double), stream, mr);
+  BufferPtr m2s = device_buffer(groups * sizeof(double), stream, mr);
+  MomentsOutput out{counts->as<int64_t>(), means->as<double>(), m2s->as<double>()};
+  moments_groups(layout, in, out, stream);
+  auto column = [&](const Field& f, BufferPtr values) {
+    return Column::from_buffers(f.type, ColumnEncoding::kPlain, groups, 0, nullptr, std::move(values), nullptr,
+                                nullptr);
+  };
+  *more = {column(r.more_fields.at(0), means), column(r.more_fields.at(1), m2s)};
+  return column(r.field, counts);
 }
 
 /// Groups `input` by the columns `keys` (none: runs of `max_group_rows` rows, or all rows as one group; see
@@ -176,6 +235,8 @@ Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t 
       out.values = p.values->data();
       out.validity = p.validity->as<uint32_t>();
       sum_groups(r.sum, layout, column->values()->data(), validity_of(*column), out, stream);
+    } else if (r.kind == Reduction::Kind::kMoments) {
+      p.done = moments_columns(input, r, layout, stream, mr, &p.more);
     }
   }
   // min, max and any_value: the winning rows, gathered (values, strings and dictionaries alike).
@@ -214,6 +275,10 @@ Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t 
     fields.push_back(reductions[i].field);
     if (p.done) {
       columns.push_back(p.done);
+      for (size_t m = 0; m < p.more.size(); ++m) {
+        fields.push_back(reductions[i].more_fields.at(m));
+        columns.push_back(p.more[m]);
+      }
       continue;
     }
     const size_t null_count = p.validity ? groups - static_cast<size_t>(host[2 * i]) : 0;
@@ -285,6 +350,12 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
       case AggregateFunction::kMax:
       case AggregateFunction::kAnyValue: reductions.push_back(pick_of(*a.argument, pick_kind(a.function), field(0)));
         break;
+      case AggregateFunction::kVarSamp:
+      case AggregateFunction::kVarPop:
+      case AggregateFunction::kStddevSamp:
+      case AggregateFunction::kStddevPop:
+        reductions.push_back(moments_of(*a.argument, false, {field(0), field(1), field(2)}));
+        break;
       default: throw InternalError("GPU aggregation of " + name);
     }
   }
@@ -315,6 +386,13 @@ Batch merge_states(const Batch& states, size_t keys, const std::vector<Aggregate
       case AggregateFunction::kMin:
       case AggregateFunction::kMax:
       case AggregateFunction::kAnyValue: reductions.push_back(pick_of(c, pick_kind(a.function), field)); break;
+      case AggregateFunction::kVarSamp:
+      case AggregateFunction::kVarPop:
+      case AggregateFunction::kStddevSamp:
+      case AggregateFunction::kStddevPop:
+        reductions.push_back(
+            moments_of(c, true, {field, states.schema()->field(c + 1), states.schema()->field(c + 2)}));
+        break;
       default: throw InternalError(std::string("GPU aggregation of ") + plan::aggregate_function_name(a.function));
     }
     c += width;
@@ -341,6 +419,21 @@ Batch final_values(const Batch& states, size_t keys, const std::vector<Aggregate
     PendingColumn& p = pending[i];
     p.type = result;
     const ColumnPtr& state = states.column(c);
+    ReduceOutput out;
+    out.valid_count = counter + 2 * i;
+    out.overflow = counter + 2 * i + 1;
+    if (is_variance(a.function)) {
+      // From the count and m2 of the state (count, mean, m2).
+      p.values = device_buffer(rows * sizeof(double), stream, mr);
+      p.validity = device_buffer((rows + 31) / 32 * 4, stream, mr);
+      out.values = p.values->data();
+      out.validity = p.validity->as<uint32_t>();
+      const bool sample = a.function == AggregateFunction::kVarSamp || a.function == AggregateFunction::kStddevSamp;
+      const bool root = a.function == AggregateFunction::kStddevSamp || a.function == AggregateFunction::kStddevPop;
+      variance_values(sample, root, state->data<int64_t>(), states.column(c + 2)->data<double>(), rows, out, stream);
+      c += 3;
+      continue;
+    }
     if (a.function != AggregateFunction::kAvg) {
       if (a.function == AggregateFunction::kSum && physical_kind(state->type()) == PhysicalKind::kInt128) {
         check_decimal_precision(state->data<int128_t>(), validity_of(*state), rows, counter + 2 * i + 1, stream);
@@ -352,11 +445,8 @@ Batch final_values(const Batch& states, size_t keys, const std::vector<Aggregate
     const Column& counts = *states.column(c + 1);
     p.values = device_buffer(rows * result.physical_width(), stream, mr);
     p.validity = device_buffer((rows + 31) / 32 * 4, stream, mr);
-    ReduceOutput out;
     out.values = p.values->data();
     out.validity = p.validity->as<uint32_t>();
-    out.valid_count = counter + 2 * i;
-    out.overflow = counter + 2 * i + 1;
     if (result.id() == TypeId::kDecimal) {
       const int128_t scale = numeric::pow10<int128_t>(result.scale() - a.input_type.scale());
       average_decimal(state->data<int128_t>(), validity_of(*state), counts.data<int64_t>(), scale, rows, out, stream);
@@ -369,7 +459,7 @@ Batch final_values(const Batch& states, size_t keys, const std::vector<Aggregate
   KESTREL_CHECK_EQ(c, states.num_columns());
   std::vector<unsigned long long> host(2 * n, 0);
   if (n > 0) {
-    // The host needs the NULL counts of the averages and the overflow flags; this waits for the kernels above.
+    // The host needs the NULL counts of the averages and variances and the overflow flags; this waits for the kernels above.
     gpu::copy_bytes(host.data(), gpu::MemoryKind::kHost, counter, gpu::MemoryKind::kDevice,
                     host.size() * sizeof(unsigned long long), stream);
   }
@@ -480,13 +570,6 @@ void check_aggregate_gpu_supported(const Schema& input, const std::vector<size_t
   for (const AggregateSpec& a : aggregates) {
     const std::string what = std::string(plan::aggregate_function_name(a.function)) + " of " + a.input_type.to_string();
     aggregate_result_type(a.function, a.input_type);  // NotImplemented for what no side aggregates
-    switch (a.function) {
-      case AggregateFunction::kVarSamp:
-      case AggregateFunction::kVarPop:
-      case AggregateFunction::kStddevSamp:
-      case AggregateFunction::kStddevPop: throw NotImplemented("GPU aggregation: " + what);
-      default: break;
-    }
     if (a.function == AggregateFunction::kCountStar) continue;
     if (!a.argument.has_value()) throw InternalError("aggregate " + what + " without an argument column");
     KESTREL_CHECK_LT(*a.argument, input.size());

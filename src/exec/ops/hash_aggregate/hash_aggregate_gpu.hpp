@@ -9,9 +9,10 @@
 /// thread block. The intermediate states have exactly the layout of the CPU's partial
 /// mode ([keys..., aggregate_state_types of each aggregate...]), so partial results of one batch merge like the
 /// CPU's: counts add, sums add (int64/int128 exactly, with the CPU's overflow errors), min/max/any_value keep a
-/// winning row. DISTINCT aggregates run over the distinct (keys..., argument) rows. Results equal the CPU's bit
-/// for bit except sums and averages of floating-point values (other order of additions) and, among values that
-/// compare equal but differ (0.0 and -0.0, intervals of equal length), which one min/max keep.
+/// winning row, variance states (count, mean, m2) merge with Chan et al.'s formula. DISTINCT aggregates run over
+/// the distinct (keys..., argument) rows. Results equal the CPU's bit for bit except sums, averages and variances
+/// of floating-point values (other order of additions and merges) and, among values that compare equal but differ
+/// (0.0 and -0.0, intervals of equal length), which one min/max keep.
 
 #include <vector>
 

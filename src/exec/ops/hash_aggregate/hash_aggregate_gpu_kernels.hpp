@@ -1,7 +1,8 @@
 #pragma once
 /// Device steps of the GPU aggregation (hash_aggregate_gpu.hpp), callable from host code: grouping the rows of a
-/// device batch by sorting, and the per-group reductions (count, exact sums, min/max/first as a winning row) and
-/// finishing kernels (average, decimal precision check) that hash_aggregate_gpu.cpp composes.
+/// device batch by sorting, and the per-group reductions (count, exact sums, min/max/first as a winning row,
+/// variance states) and finishing kernels (average, variance, decimal precision check) that
+/// hash_aggregate_gpu.cpp composes.
 ///
 /// Groups are runs of a permutation of the input rows: group g is perm[offsets[g] .. offsets[g + 1]). Every
 /// reduction runs one thread per group of up to 32 rows and one thread block per bigger group (grid-strided), so
@@ -81,6 +82,32 @@ void count_groups(const GroupLayout& layout, const uint8_t* validity, const Redu
 /// out.values[g] = the sum of group g's valid values (accumulator of `kind`); NULL when it has none.
 void sum_groups(SumKind kind, const GroupLayout& layout, const void* values, const uint8_t* validity,
                 const ReduceOutput& out, gpu::Stream stream);
+
+/// The rows var_samp, var_pop, stddev_samp and stddev_pop reduce: raw DOUBLE values (`counts` null), or states of
+/// the CPU's VarianceState layout (count, mean, sum of squared deviations) to merge.
+struct MomentsInput {
+  const double* values = nullptr;     ///< the DOUBLE values, or the states' means
+  const uint8_t* validity = nullptr;  ///< of the values, or of the counts (a NULL state is an empty one)
+  const int64_t* counts = nullptr;    ///< the states' counts; null for raw values
+  const double* m2s = nullptr;        ///< the states' sums of squared deviations
+};
+
+/// Per-group variance states, never NULL (a group without values has count 0, mean 0 and m2 0, as on the CPU).
+struct MomentsOutput {
+  int64_t* counts = nullptr;
+  double* means = nullptr;
+  double* m2s = nullptr;
+};
+
+/// The variance state of each group: Welford's update over each thread's values (in row order within a group of
+/// at most 32 rows, exactly as the CPU), then Chan et al.'s pairwise merge across the threads of a block; states
+/// are merged with Chan's formula throughout.
+void moments_groups(const GroupLayout& layout, const MomentsInput& in, const MomentsOutput& out, gpu::Stream stream);
+
+/// var_samp / var_pop (`sample`), or with `root` stddev_samp / stddev_pop, of variance states as the CPU's
+/// VarianceState::finalize computes them: max(m2, 0) / (n - 1) or / n, NULL when n < 2 (samples) or n < 1.
+void variance_values(bool sample, bool root, const int64_t* counts, const double* m2s, size_t rows,
+                     const ReduceOutput& out, gpu::Stream stream);
 
 /// Which row of a group min, max and any_value keep.
 enum class PickKind : uint8_t {

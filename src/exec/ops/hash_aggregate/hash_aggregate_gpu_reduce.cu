@@ -1,5 +1,5 @@
 /// Per-group reductions of the GPU aggregation (one thread per small group, one thread block per bigger group) and
-/// the element-wise finishing kernels (average, decimal precision check).
+/// the element-wise finishing kernels (average, variance, decimal precision check).
 
 #include <algorithm>
 #include <type_traits>
@@ -241,6 +241,90 @@ __global__ void pick_small_kernel(DeviceKeyColumn c, GroupLayout l, uint32_t* wi
   }
 }
 
+/// A variance state: count, mean and sum of squared deviations from the mean (the CPU's VarianceState).
+struct Moments {
+  long long n;
+  double mean;
+  double m2;
+};
+
+/// Chan et al.'s merge of b into a, as VarianceState::merge (an empty a takes b as it is).
+__device__ inline void merge_moments(Moments& a, const Moments& b) {
+  if (b.n == 0) return;
+  if (a.n == 0) {
+    a = b;
+    return;
+  }
+  const long long n = a.n + b.n;
+  const double delta = b.mean - a.mean;
+  const double share = static_cast<double>(b.n) / static_cast<double>(n);
+  a.m2 += b.m2 + delta * delta * static_cast<double>(a.n) * share;
+  a.mean += delta * share;
+  a.n = n;
+}
+
+/// Adds one row of `in` to a: Welford's update for a raw value (as VarianceState::update), a merge for a state.
+__device__ inline void add_moments(Moments& a, const MomentsInput& in, size_t row) {
+  if (in.validity != nullptr && !bit_at(in.validity, row)) return;
+  if (in.counts != nullptr) {
+    merge_moments(a, Moments{static_cast<long long>(in.counts[row]), in.values[row], in.m2s[row]});
+    return;
+  }
+  const double x = in.values[row];
+  a.n += 1;
+  const double delta = x - a.mean;
+  a.mean += delta / static_cast<double>(a.n);
+  a.m2 += delta * (x - a.mean);
+}
+
+__device__ inline void store_moments(const MomentsOutput& out, size_t g, const Moments& m) {
+  out.counts[g] = m.n;
+  out.means[g] = m.mean;
+  out.m2s[g] = m.m2;
+}
+
+__global__ void moments_kernel(GroupLayout l, MomentsInput in, MomentsOutput out) {
+  __shared__ long long s_n[kGroupThreads];
+  __shared__ double s_mean[kGroupThreads];
+  __shared__ double s_m2[kGroupThreads];
+  const int t = threadIdx.x;
+  for (size_t g = blockIdx.x; g < l.groups; g += gridDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    if (end - begin <= kSmallGroupRows) continue;  // the thread-per-group kernel's (uniform in the block)
+    Moments m{0, 0.0, 0.0};
+    for (size_t j = begin + t; j < end; j += blockDim.x) add_moments(m, in, row_at(l, j));
+    s_n[t] = m.n;
+    s_mean[t] = m.mean;
+    s_m2[t] = m.m2;
+    __syncthreads();
+    for (int stride = kGroupThreads / 2; stride > 0; stride >>= 1) {
+      if (t < stride) {
+        Moments a{s_n[t], s_mean[t], s_m2[t]};
+        merge_moments(a, Moments{s_n[t + stride], s_mean[t + stride], s_m2[t + stride]});
+        s_n[t] = a.n;
+        s_mean[t] = a.mean;
+        s_m2[t] = a.m2;
+      }
+      __syncthreads();
+    }
+    if (t == 0) store_moments(out, g, Moments{s_n[0], s_mean[0], s_m2[0]});
+    __syncthreads();  // shared memory is reused by the next group
+  }
+}
+
+__global__ void moments_small_kernel(GroupLayout l, MomentsInput in, MomentsOutput out) {
+  for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < l.groups;
+       g += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    size_t begin, end;
+    group_range(l, g, &begin, &end);
+    if (end - begin > kSmallGroupRows) continue;
+    Moments m{0, 0.0, 0.0};
+    for (size_t j = begin; j < end; ++j) add_moments(m, in, row_at(l, j));
+    store_moments(out, g, m);
+  }
+}
+
 /// Writes the validity word of the 32 rows of this warp (base is a multiple of 32) and counts them. Called by
 /// every thread of the block, also those past the last row.
 __device__ inline void store_valid_warp(bool valid, size_t base, size_t rows, const ReduceOutput& out) {
@@ -293,6 +377,24 @@ __global__ void average_decimal_kernel(const int128_t* sums, const uint8_t* sum_
       if (over) *out.overflow = 1;
     }
     if (i < rows) static_cast<int128_t*>(out.values)[i] = value;
+    store_valid_warp(valid, base, rows, out);
+  }
+}
+
+__global__ void variance_kernel(bool sample, bool root, const int64_t* counts, const double* m2s, size_t rows,
+                                ReduceOutput out) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t base = blockIdx.x * static_cast<size_t>(blockDim.x); base < rows; base += stride) {
+    const size_t i = base + threadIdx.x;
+    const bool valid = i < rows && counts[i] >= (sample ? 2 : 1);
+    double value = 0.0;
+    if (valid) {
+      const double n = static_cast<double>(sample ? counts[i] - 1 : counts[i]);
+      const double m2 = 0.0 < m2s[i] ? m2s[i] : 0.0;  // std::max(0.0, m2), NaN included
+      value = m2 / n;
+      if (root) value = sqrt(value);
+    }
+    if (i < rows) static_cast<double*>(out.values)[i] = value;
     store_valid_warp(valid, base, rows, out);
   }
 }
@@ -364,6 +466,21 @@ void pick_groups(PickKind kind, const DeviceKeyColumn& column, const GroupLayout
     case PickKind::kMax: return launch_pick<PickKind::kMax>(column, layout, winners, stream);
     case PickKind::kFirst: return launch_pick<PickKind::kFirst>(column, layout, winners, stream);
   }
+}
+
+void moments_groups(const GroupLayout& layout, const MomentsInput& in, const MomentsOutput& out, gpu::Stream stream) {
+  if (layout.groups == 0) return;
+  moments_small_kernel<<<blocks_for(layout.groups), kThreads, 0, stream.handle()>>>(layout, in, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  moments_kernel<<<group_blocks(layout.groups), kGroupThreads, 0, stream.handle()>>>(layout, in, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
+void variance_values(bool sample, bool root, const int64_t* counts, const double* m2s, size_t rows,
+                     const ReduceOutput& out, gpu::Stream stream) {
+  if (rows == 0) return;
+  variance_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(sample, root, counts, m2s, rows, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
 }
 
 void average_double(bool int128_sum, const void* sums, const uint8_t* sum_validity, const int64_t* counts,
