@@ -37,17 +37,40 @@ TableStatistics MemoryTable::statistics() const {
   return stats;
 }
 
-size_t MemoryTable::append(const Batch& batch) {
+void MemoryTable::check_types(const Batch& batch) const {
   KESTREL_CHECK_EQ(batch.num_columns(), schema()->size());
   for (size_t c = 0; c < batch.num_columns(); ++c) {
     KESTREL_CHECK_MSG(batch.schema()->field(c).type == schema()->field(c).type,
-                      "append of " << batch.schema()->field(c).type.to_string() << " into "
-                                   << schema()->field(c).type.to_string());
+                      "rows of " << batch.schema()->field(c).type.to_string() << " into "
+                                 << schema()->field(c).type.to_string());
   }
+}
+
+size_t MemoryTable::append(const Batch& batch) {
+  check_types(batch);
   if (batch.num_rows() == 0) return 0;
   std::lock_guard lock(mutex_);
   batches_.push_back(Batch(schema(), batch.columns(), batch.num_rows(), batch.residency()));
+  ++version_;
   return batch.num_rows();
+}
+
+uint64_t MemoryTable::version() const {
+  std::lock_guard lock(mutex_);
+  return version_;
+}
+
+bool MemoryTable::replace(std::vector<Batch> batches, uint64_t expected_version) {
+  std::vector<Batch> rows;
+  for (const auto& b : batches) {
+    check_types(b);
+    if (b.num_rows() > 0) rows.push_back(Batch(schema(), b.columns(), b.num_rows(), b.residency()));
+  }
+  std::lock_guard lock(mutex_);
+  if (version_ != expected_version) return false;
+  batches_ = std::move(rows);
+  ++version_;
+  return true;
 }
 
 size_t MemoryTable::row_count() const {

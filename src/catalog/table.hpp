@@ -2,6 +2,7 @@
 /// Tables as the planner and the scan operators see them: a schema, statistics, and a scan cut into morsels
 /// (independent pieces such as Parquet row groups or stored batches) that drivers read in parallel.
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,7 +85,8 @@ class Table {
 
 using TablePtr = std::shared_ptr<Table>;
 
-/// A table held in host memory as a list of batches (CREATE TABLE, INSERT, CREATE TABLE AS into memory).
+/// A table held in host memory as a list of batches (CREATE TABLE, INSERT, UPDATE, DELETE, CREATE TABLE AS into
+/// memory). The GPU table cache does not hold these tables' columns, so a scan after a change reads the new rows.
 class MemoryTable final : public Table {
  public:
   MemoryTable(std::string name, SchemaPtr schema) : Table(std::move(name), std::move(schema)) {}
@@ -99,9 +101,20 @@ class MemoryTable final : public Table {
   size_t append(const Batch& batch);
   size_t row_count() const;
 
+  /// Counts the changes made so far (appends and replacements): a statement that computed new rows from the table
+  /// can tell whether someone changed it meanwhile.
+  uint64_t version() const;
+  /// Replaces every row with `batches` (of the table's types) at once, unless the table is no longer at
+  /// `expected_version`: then it keeps its rows and returns false. UPDATE and DELETE put their results in place
+  /// through it, so a statement that fails part way leaves the table unchanged.
+  bool replace(std::vector<Batch> batches, uint64_t expected_version);
+
  private:
+  void check_types(const Batch& batch) const;
+
   mutable std::mutex mutex_;
   std::vector<Batch> batches_;
+  uint64_t version_ = 0;
 };
 
 }  // namespace kestrel::catalog

@@ -14,6 +14,7 @@
 #include "gpu/device.hpp"
 #include "gpu/memory_resource.hpp"
 #include "main/copy_statement.hpp"
+#include "main/modify_statement.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/optimizer/optimizer.hpp"
 #include "vector/gather.hpp"
@@ -43,9 +44,6 @@ QueryResult status(std::string message) {
   result.message = std::move(message);
   return result;
 }
-
-QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
-                         std::string* profile = nullptr);
 
 /// Runs every uncorrelated scalar sub-query of `plan` once and puts its value in place as a constant.
 void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, const std::atomic<bool>& cancel) {
@@ -100,7 +98,8 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
   ctx.table_cache = state.table_cache.get();
 }
 
-/// Runs a bound plan and returns its rows; with `profile`, also the optimized plan and per-step statistics.
+}  // namespace
+
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
                          std::string* profile) {
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
@@ -145,6 +144,8 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   result.batches = collector->batches();
   return result;
 }
+
+namespace {
 
 QueryResult create_table(Database::State& state, const ast::CreateTableStatement& s) {
   const std::string& name = s.name.name();
@@ -400,6 +401,8 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
     case ast::StatementKind::kCreateIndex: return status("CREATE INDEX");
     case ast::StatementKind::kDrop: return drop(state, statement.as<ast::DropStatement>());
     case ast::StatementKind::kInsert: return insert(state, statement.as<ast::InsertStatement>(), cancel);
+    case ast::StatementKind::kUpdate: return update_rows(state, statement.as<ast::UpdateStatement>(), cancel);
+    case ast::StatementKind::kDelete: return delete_rows(state, statement.as<ast::DeleteStatement>(), cancel);
     case ast::StatementKind::kExplain: return explain(state, statement.as<ast::ExplainStatement>(), cancel);
     case ast::StatementKind::kSet: {
       const auto& s = statement.as<ast::SetStatement>();

@@ -6,10 +6,16 @@
 
 #include "main/database_state.hpp"
 #include "parser/ast/ast.hpp"
+#include "planner/logical_plan.hpp"
 
 namespace kestrel {
 
 /// Runs `statement` (whose SQL text is `sql`). Throws kestrel::Error subclasses.
 QueryResult run_statement(Database::State& state, const ast::Statement& statement, const std::atomic<bool>& cancel);
+
+/// Runs a bound plan (on the database's device) and returns its rows as host batches; with `profile`, also the
+/// optimized plan and per-step statistics. For the statements that run queries as a step (INSERT, UPDATE, ...).
+QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
+                         std::string* profile = nullptr);
 
 }  // namespace kestrel

@@ -1,4 +1,4 @@
-// Statements: the dispatch on the first keyword, CREATE TABLE/VIEW/INDEX, DROP and INSERT.
+// Statements: the dispatch on the first keyword, CREATE TABLE/VIEW/INDEX, DROP, INSERT, UPDATE and DELETE.
 
 #include <algorithm>
 
@@ -10,8 +10,9 @@ using namespace ast;
 
 namespace {
 
-constexpr std::string_view kStatementKeywords[] = {"select", "with",  "values", "create", "drop",    "insert",
-                                                   "copy",   "explain", "set",  "reset",  "show",    "describe"};
+constexpr std::string_view kStatementKeywords[] = {"select", "with", "values", "create", "drop",  "insert",
+                                                   "update", "delete", "copy", "explain", "set", "reset",
+                                                   "show",   "describe"};
 
 /// Edit distance of two short words, for "did you mean" hints.
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -53,6 +54,10 @@ StatementPtr SqlParser::parse_statement() {
     statement = parse_drop();
   } else if (first.is_keyword("insert")) {
     statement = parse_insert();
+  } else if (first.is_keyword("update")) {
+    statement = parse_update();
+  } else if (first.is_keyword("delete")) {
+    statement = parse_delete();
   } else if (first.is_keyword("copy")) {
     statement = parse_copy();
   } else if (first.is_keyword("explain")) {
@@ -75,8 +80,8 @@ StatementPtr SqlParser::parse_statement() {
 void SqlParser::fail_statement_start() const {
   const Token& token = peek();
   std::string message = "unexpected " + describe(token) +
-                        " at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, INSERT, COPY, "
-                        "EXPLAIN, SET, RESET, SHOW or DESCRIBE";
+                        " at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, INSERT, UPDATE, "
+                        "DELETE, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE";
   if (token.type == TokenType::kWord) {
     for (std::string_view keyword : kStatementKeywords) {
       if (edit_distance(token.text, keyword) <= (keyword.size() > 4 ? 2u : 1u)) {
@@ -264,6 +269,51 @@ StatementPtr SqlParser::parse_insert() {
   if (at_keyword("default")) fail_at(peek(), "INSERT ... DEFAULT VALUES is not supported");
   if (!at_query_start() && !at_operator("(")) fail_expected("VALUES or a query after the INSERT target");
   statement->source = parse_query();
+  return statement;
+}
+
+std::optional<TableAlias> SqlParser::parse_target_alias(std::string_view next_keyword) {
+  TableAlias alias;
+  alias.position = peek().position;
+  if (match_keyword("as")) {
+    alias.position = peek().position;
+    alias.name = expect_name("an alias after AS");
+  } else if (peek().is_name() && !at_keyword(next_keyword)) {
+    alias.name = advance().text;
+  } else {
+    return std::nullopt;
+  }
+  return alias;
+}
+
+StatementPtr SqlParser::parse_update() {
+  auto statement = std::make_unique<UpdateStatement>(advance().position);
+  statement->table = parse_qualified_name("a table name after UPDATE");
+  statement->alias = parse_target_alias("set");
+  expect_keyword("set", "after the UPDATE target");
+  do {
+    if (at_operator("(")) fail_at(peek(), "UPDATE ... SET (c1, c2) = ... is not supported; assign each column");
+    Assignment assignment;
+    assignment.position = peek().position;
+    assignment.column = expect_name("a column name");
+    if (at_operator(".")) fail_at(peek(), "a SET target is a column name without a table name");
+    expect_operator("=", "after the column name in SET");
+    if (at_keyword("default")) fail_at(peek(), "SET column = DEFAULT is not supported");
+    assignment.value = parse_expr();
+    statement->assignments.push_back(std::move(assignment));
+  } while (match_operator(","));
+  if (at_keyword("from")) fail_at(peek(), "UPDATE ... FROM is not supported");
+  if (match_keyword("where")) statement->where = parse_expr();
+  return statement;
+}
+
+StatementPtr SqlParser::parse_delete() {
+  auto statement = std::make_unique<DeleteStatement>(advance().position);
+  expect_keyword("from", "after DELETE");
+  statement->table = parse_qualified_name("a table name after DELETE FROM");
+  statement->alias = parse_target_alias("where");
+  if (at_keyword("using")) fail_at(peek(), "DELETE ... USING is not supported");
+  if (match_keyword("where")) statement->where = parse_expr();
   return statement;
 }
 

@@ -178,6 +178,32 @@ void SqlPrinter::print(const Statement& statement) {
       print(*node.source);
       return;
     }
+    case StatementKind::kUpdate: {
+      const auto& node = statement.as<UpdateStatement>();
+      out_ += "UPDATE " + dotted(node.table.parts);
+      print_alias(node.alias);
+      out_ += " SET ";
+      for (size_t i = 0; i < node.assignments.size(); ++i) {
+        if (i > 0) out_ += ", ";
+        out_ += quote_identifier(node.assignments[i].column) + " = ";
+        print(*node.assignments[i].value);
+      }
+      if (node.where) {
+        out_ += " WHERE ";
+        print(*node.where);
+      }
+      return;
+    }
+    case StatementKind::kDelete: {
+      const auto& node = statement.as<DeleteStatement>();
+      out_ += "DELETE FROM " + dotted(node.table.parts);
+      print_alias(node.alias);
+      if (node.where) {
+        out_ += " WHERE ";
+        print(*node.where);
+      }
+      return;
+    }
     case StatementKind::kCopy: print_copy(statement.as<CopyStatement>()); return;
     case StatementKind::kExplain: {
       const auto& node = statement.as<ExplainStatement>();

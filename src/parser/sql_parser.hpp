@@ -89,6 +89,10 @@ class SqlParser {
   ast::StatementPtr parse_create_index(SourcePosition start, bool unique);
   ast::StatementPtr parse_drop();
   ast::StatementPtr parse_insert();
+  ast::StatementPtr parse_update();
+  ast::StatementPtr parse_delete();
+  /// `[AS] alias` after the table of UPDATE or DELETE; a bare word is an alias unless it is `next_keyword`.
+  std::optional<ast::TableAlias> parse_target_alias(std::string_view next_keyword);
   ast::StatementPtr parse_copy();
   ast::OptionValue parse_option_value(bool allow_none);
   ast::StatementPtr parse_explain();

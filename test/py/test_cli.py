@@ -137,3 +137,27 @@ def test_explain_analyze_reports_steps_and_pipeline_phases(run_kestrel):
     # Every input row that passes the filter reaches the aggregation; both groups come out.
     assert re.search(r"HashAggregate\(single\) \(rows in\)\s+rows\s+2\b", result.stdout), result.describe()
     assert re.search(r"Total [0-9.]+ ms, 2 rows", result.stdout), result.describe()
+
+
+def test_update_and_delete_report_their_counts(run_kestrel):
+    sql = ("CREATE TABLE t (a INTEGER, b VARCHAR); INSERT INTO t VALUES (1, 'x'), (2, NULL), (3, 'z'); "
+           "UPDATE t SET b = 'y' WHERE b IS NULL OR a = 3; DELETE FROM t WHERE a < 3; SELECT * FROM t")
+    result = run_kestrel("--device", "cpu", "--format", "aligned", "-c", sql)
+    assert result.returncode == 0, result.describe()
+    lines = result.stdout.splitlines()
+    assert "UPDATE 2" in lines and "DELETE 2" in lines, result.describe()
+
+
+@pytest.mark.parametrize("file_name", ["events.parquet", "events.csv"])
+def test_update_and_delete_refuse_file_backed_tables(run_kestrel, tmp_path, file_name):
+    data = tmp_path / "data"
+    data.mkdir()
+    written = run_kestrel("--device", "cpu", "-c", f"COPY (SELECT 1 AS a) TO '{data / file_name}'")
+    assert written.returncode == 0, written.describe()
+    for sql in ["UPDATE events SET a = 2", "DELETE FROM events WHERE a = 1"]:
+        result = run_kestrel("--device", "cpu", "--data", str(data), "-c", sql)
+        assert result.returncode != 0, result.describe()
+        assert "table 'events'" in result.stderr and "only in-memory tables" in result.stderr, result.describe()
+    # The file is as it was.
+    read = run_kestrel("--device", "cpu", "--data", str(data), "-c", "SELECT a FROM events")
+    assert read.stdout.splitlines() == ["a", "1"], read.describe()

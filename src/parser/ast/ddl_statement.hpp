@@ -1,6 +1,8 @@
 #pragma once
-/// Statements that define or change data: CREATE TABLE [AS], CREATE VIEW, CREATE INDEX, DROP, INSERT.
+/// Statements that define or change data: CREATE TABLE [AS], CREATE VIEW, CREATE INDEX, DROP, INSERT, UPDATE,
+/// DELETE.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,6 +114,39 @@ struct InsertStatement final : Statement {
   /// Target columns; empty means all columns in table order.
   std::vector<std::string> columns;
   QueryPtr source;
+};
+
+/// One `column = value` of UPDATE ... SET.
+struct Assignment {
+  std::string column;
+  ExprPtr value;
+  /// The column name's token.
+  SourcePosition position;
+};
+
+/// `UPDATE table [[AS] alias] SET c1 = e1 [, c2 = e2 ...] [WHERE condition]`. The values and the condition read
+/// the row's old values; rows where the condition is not TRUE keep theirs.
+struct UpdateStatement final : Statement {
+  static constexpr StatementKind kKind = StatementKind::kUpdate;
+  explicit UpdateStatement(SourcePosition pos) : Statement(kKind, pos) {}
+
+  QualifiedName table;
+  /// The name expressions qualify columns with instead of the table's; absent when not given.
+  std::optional<TableAlias> alias;
+  std::vector<Assignment> assignments;
+  /// Null when absent (every row).
+  ExprPtr where;
+};
+
+/// `DELETE FROM table [[AS] alias] [WHERE condition]`: removes the rows where the condition is TRUE.
+struct DeleteStatement final : Statement {
+  static constexpr StatementKind kKind = StatementKind::kDelete;
+  explicit DeleteStatement(SourcePosition pos) : Statement(kKind, pos) {}
+
+  QualifiedName table;
+  std::optional<TableAlias> alias;
+  /// Null when absent (every row).
+  ExprPtr where;
 };
 
 }  // namespace kestrel::ast

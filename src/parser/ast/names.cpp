@@ -103,6 +103,8 @@ const char* statement_kind_name(StatementKind kind) {
     case StatementKind::kCreateIndex: return "create_index";
     case StatementKind::kDrop: return "drop";
     case StatementKind::kInsert: return "insert";
+    case StatementKind::kUpdate: return "update";
+    case StatementKind::kDelete: return "delete";
     case StatementKind::kCopy: return "copy";
     case StatementKind::kExplain: return "explain";
     case StatementKind::kSet: return "set";

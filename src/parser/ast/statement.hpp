@@ -20,6 +20,8 @@ enum class StatementKind : uint8_t {
   kCreateIndex,    ///< CreateIndexStatement
   kDrop,           ///< DropStatement
   kInsert,         ///< InsertStatement
+  kUpdate,         ///< UpdateStatement
+  kDelete,         ///< DeleteStatement
   kCopy,           ///< CopyStatement
   kExplain,        ///< ExplainStatement
   kSet,            ///< SetStatement

@@ -8,10 +8,25 @@ using parser_test::syntax_error;
 TEST(ParserError, StatementStart) {
   EXPECT_EQ(syntax_error("SELEC 1"),
             "1:1: unexpected 'SELEC' at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, "
-            "INSERT, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE (did you mean SELECT?)");
-  EXPECT_EQ(syntax_error("SELECT 1;\n  UPDATE t SET a = 1"),
-            "2:3: unexpected 'UPDATE' at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, "
-            "INSERT, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE");
+            "INSERT, UPDATE, DELETE, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE (did you mean SELECT?)");
+  EXPECT_EQ(syntax_error("SELECT 1;\n  MERGE INTO t USING u ON a = b"),
+            "2:3: unexpected 'MERGE' at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, "
+            "INSERT, UPDATE, DELETE, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE");
+  EXPECT_EQ(syntax_error("UPDAT t SET a = 1"),
+            "1:1: unexpected 'UPDAT' at the start of a statement; expected SELECT, WITH, VALUES, CREATE, DROP, "
+            "INSERT, UPDATE, DELETE, COPY, EXPLAIN, SET, RESET, SHOW or DESCRIBE (did you mean UPDATE?)");
+}
+
+TEST(ParserError, UpdateAndDelete) {
+  EXPECT_EQ(syntax_error("UPDATE t a = 1"), "1:12: expected SET after the UPDATE target, found '='");
+  EXPECT_EQ(syntax_error("UPDATE t SET a 1"), "1:16: expected '=' after the column name in SET, found '1'");
+  EXPECT_EQ(syntax_error("UPDATE t SET t.a = 1"), "1:15: a SET target is a column name without a table name");
+  EXPECT_EQ(syntax_error("UPDATE t SET a = 1,\nWHERE b"),
+            "2:1: expected a column name, found reserved keyword 'WHERE' (quote it to use it as a name)");
+  EXPECT_EQ(syntax_error("UPDATE t SET a = 1 WHERE"), "1:25: expected an expression, found end of input");
+  EXPECT_EQ(syntax_error("DELETE t"), "1:8: expected FROM after DELETE, found 't'");
+  EXPECT_EQ(syntax_error("DELETE FROM t WHERE a = 1 b"),
+            "1:27: expected ';' or the end of input after the statement, found 'b'");
 }
 
 TEST(ParserError, ExpectedTokens) {

@@ -61,6 +61,31 @@ TEST(ParserStatement, Insert) {
             "INSERT INTO t WITH a AS (SELECT 1) SELECT * FROM a");
 }
 
+TEST(ParserStatement, Update) {
+  auto statement = parse_statement("UPDATE t1 AS x SET a = a + 1, \"B\" = NULL WHERE x.c > 2");
+  const auto& update = statement->as<ast::UpdateStatement>();
+  EXPECT_EQ(update.table.name(), "t1");
+  ASSERT_TRUE(update.alias);
+  EXPECT_EQ(update.alias->name, "x");
+  ASSERT_EQ(update.assignments.size(), 2u);
+  EXPECT_EQ(update.assignments[0].column, "a");
+  EXPECT_EQ(update.assignments[1].column, "B");
+  EXPECT_EQ(update.assignments[1].position.column, 31u);
+  ASSERT_TRUE(update.where);
+  EXPECT_EQ(statement_sql("update t set a = 1"), "UPDATE t SET a = 1");
+  EXPECT_EQ(statement_sql("UPDATE t u SET a = 1"), "UPDATE t AS u SET a = 1");
+}
+
+TEST(ParserStatement, Delete) {
+  auto statement = parse_statement("DELETE FROM s.t WHERE a IS NULL");
+  const auto& remove = statement->as<ast::DeleteStatement>();
+  EXPECT_EQ(remove.table.to_string(), "s.t");
+  EXPECT_FALSE(remove.alias);
+  ASSERT_TRUE(remove.where);
+  EXPECT_EQ(statement_sql("delete from t"), "DELETE FROM t");
+  EXPECT_EQ(statement_sql("DELETE FROM t x WHERE x.a = 1"), "DELETE FROM t AS x WHERE (x.a = 1)");
+}
+
 TEST(ParserStatement, Copy) {
   auto statement = parse_statement("COPY (SELECT * FROM t) TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd)");
   const auto& copy = statement->as<ast::CopyStatement>();
