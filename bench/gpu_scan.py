@@ -121,6 +121,9 @@ def main():
                 f.write("hot:\n" + h_text + "\nwarm:\n" + w_text + "\n")
         with open(out_dir / f"warm-q{q:02d}.csv", "w") as f:
             f.write(w_text + "\n")
+        if explain:
+            with open(out_dir / f"explain-q{q:02d}.txt", "w") as f:
+                f.write(explain + "\n")
         scan_line = next((l.strip('"') for l in explain.splitlines() if re.search(r"GPU (Parquet |kcol |Parquet and kcol )scan:", l)), "")
         with open(out_dir / "scan-stats.txt", "a") as f:
             f.write(f"q{q:02d}: {scan_line}\n")

@@ -909,7 +909,9 @@ class Gen:
     def having_predicate(self, scope):
         agg, t = self.aggregate(scope)
         if t == "dbl":
-            return node("({0} > {1})", "bool", agg, self.literal("dec"))
+            # A floating-point aggregate depends on the order of its additions: a threshold the exact sum may equal
+            # (sums of 2-digit decimals are often exactly 1.50) would make the answer depend on that order.
+            return node("({0} > ({1} + 0.0000001))", "bool", agg, self.literal("dec"))
         op = self.pick(["=", "<>", "<", "<=", ">", ">="])
         if t == "int" and agg.sql().startswith("count"):
             return node("({0} " + op + " {1})", "bool", agg, leaf(str(self.pick([0, 1, 2, 3, 5, 10])), "int"))

@@ -161,6 +161,10 @@ void store_fixed(Column& column, size_t row, const Value& v) {
 
 ColumnPtr Column::from_values(LogicalType type, const std::vector<Value>& values, gpu::MemoryResource& mr) {
   KESTREL_CHECK(gpu::is_host_kind(mr.kind()));
+  if (type.id() == TypeId::kNull) {
+    // An untyped NULL has no layout of its own: it is stored as NULL BOOLEANs (as constants are).
+    return from_values(TypeId::kBoolean, std::vector<Value>(values.size(), Value::null(TypeId::kBoolean)), mr);
+  }
   bool nullable = false;
   for (const Value& v : values) {
     if (v.is_null()) {

@@ -1,4 +1,5 @@
 #include "exec/expr/evaluate_gpu.hpp"
+#include "exec/expr/evaluate_internal.hpp"
 #include "exec/expr/evaluate_gpu_support.hpp"
 
 #include <algorithm>
@@ -142,6 +143,9 @@ class GpuEvaluator {
   DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
   DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
+  /// AND / OR left to right: an operand that may raise runs in the scope of the rows it can still change (AND:
+  /// not yet FALSE; OR: not yet TRUE), so other rows raise nothing, as on the CPU.
+  DeviceOperand logic_lazy(const plan::Expr& e, const Scope& scope);
   DeviceOperand case_when(const plan::Expr& e, const Scope& scope);
   /// The VARCHAR result of a CASE: row i takes the string (or NULL) of pieces[branch_of[i]], as a plain column.
   ColumnPtr select_strings(std::vector<DeviceOperand>& pieces, const uint8_t* branch_of, size_t rows);
@@ -272,11 +276,7 @@ DeviceOperand GpuEvaluator::eval_node(const plan::Expr& e, const Scope& scope) {
     case ExprKind::kCast: return cast(e, scope);
     case ExprKind::kCase: return case_when(e, scope);
     case ExprKind::kAnd:
-    case ExprKind::kOr: {
-      std::vector<DeviceOperand> args;
-      for (const plan::ExprPtr& c : e.children) args.push_back(eval(*c, scope));
-      return logic(e.kind == ExprKind::kAnd, args);
-    }
+    case ExprKind::kOr: return logic_lazy(e, scope);
     case ExprKind::kNot: {
       DeviceOperand in = eval(*e.children[0], scope);
       const size_t rows = in.constant ? 1 : batch_.num_rows();
@@ -681,7 +681,59 @@ DeviceOperand GpuEvaluator::logic(bool is_and, const std::vector<DeviceOperand>&
   return acc;
 }
 
+DeviceOperand GpuEvaluator::logic_lazy(const plan::Expr& e, const Scope& scope) {
+  const bool is_and = e.kind == ExprKind::kAnd;
+  DeviceOperand acc = eval(*e.children[0], scope);
+  const size_t n = batch_.num_rows();
+  ColumnPtr open_col;  // rows of the scope whose result is still open, once an operand may raise
+  ColumnPtr branch_col;
+  int* flags = nullptr;
+  DeviceOperand flag_holder;
+  for (size_t k = 1; k < e.children.size(); ++k) {
+    const plan::Expr& child = *e.children[k];
+    if (!can_raise(child)) {
+      acc = logic(is_and, {acc, eval(child, scope)});
+      continue;
+    }
+    if (!open_col) {
+      open_col = new_fixed(TypeId::kBoolean, n, false);
+      branch_col = new_fixed(TypeId::kTinyInt, n, false);
+      if (scope.active != nullptr) {
+        gpu::copy_bytes(open_col->mutable_data<uint8_t>(), gpu::MemoryKind::kDevice, scope.active,
+                        gpu::MemoryKind::kDevice, n, stream_);
+      } else {
+        gpu::fill_bytes(open_col->mutable_data<uint8_t>(), gpu::MemoryKind::kDevice, 1, n, stream_);
+      }
+      flag_holder = device_flags(e.children.size(), &flags);
+    }
+    // Rows the result so far decides (AND: FALSE, i.e. NOT acc is TRUE; OR: TRUE) leave the open rows.
+    DeviceOperand decided = acc;
+    if (is_and) {
+      const size_t rows = acc.constant ? 1 : n;
+      ColumnPtr negated = new_fixed(TypeId::kBoolean, rows, has_validity(acc));
+      launch_not(arg_of(acc), out_of(negated), rows, stream_);
+      decided = DeviceOperand{negated, acc.constant, false};
+    }
+    launch_case_take(arg_of(decided), open_col->mutable_data<uint8_t>(), branch_col->mutable_data<uint8_t>(), 0,
+                     flags + k, n, stream_);
+    // Decided rows keep their result whatever the operand holds there (FALSE AND x, TRUE OR x).
+    acc = logic(is_and, {acc, eval(child, Scope{open_col->data<uint8_t>(), flags + k})});
+  }
+  return acc;
+}
+
 DeviceOperand GpuEvaluator::in_list(const plan::Expr& e, const Scope& scope) {
+  bool lazy = false;
+  for (size_t i = 2; i < e.children.size(); ++i) lazy = lazy || can_raise(*e.children[i]);
+  if (lazy) {
+    // x IN (a, b) is x = a OR x = b: an item that may raise runs only on the rows not matched yet.
+    std::vector<plan::ExprPtr> equalities;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      equalities.push_back(
+          plan::make_function(ScalarFunction::kEqual, TypeId::kBoolean, {e.children[0], e.children[i]}));
+    }
+    return logic_lazy(*plan::make_node(ExprKind::kOr, TypeId::kBoolean, std::move(equalities)), scope);
+  }
   DeviceOperand x = eval(*e.children[0], scope);
   std::vector<DeviceOperand> items;
   bool items_constant = true;

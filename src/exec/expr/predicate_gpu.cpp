@@ -1,5 +1,7 @@
 #include "exec/expr/predicate_gpu.hpp"
 
+#include "exec/expr/evaluate_internal.hpp"
+
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -71,6 +73,15 @@ struct SlotSource {
   size_t index = 0;
 };
 
+/// Whether an operand of `e` from the `first`-th on may raise: the program evaluates every operand on every row,
+/// so such an AND / OR / IN list is left to evaluate_gpu, which evaluates it only on the rows that need it.
+bool later_operand_can_raise(const plan::Expr& e, size_t first) {
+  for (size_t k = first; k < e.children.size(); ++k) {
+    if (can_raise(*e.children[k])) return true;
+  }
+  return false;
+}
+
 class PredicateCompiler {
  public:
   explicit PredicateCompiler(const Batch& batch) : batch_(batch) {}
@@ -80,7 +91,7 @@ class PredicateCompiler {
     switch (e.kind) {
       case ExprKind::kAnd:
       case ExprKind::kOr: {
-        if (e.children.empty()) break;
+        if (e.children.empty() || later_operand_can_raise(e, 1)) break;  // evaluate_gpu's lazy AND / OR
         boolean(*e.children[0], e.children[0]);
         for (size_t k = 1; k < e.children.size(); ++k) {
           boolean(*e.children[k], e.children[k]);
@@ -125,7 +136,7 @@ class PredicateCompiler {
         if (compare(e)) return;
         break;
       case ExprKind::kInList:
-        if (in_list(e)) return;
+        if (!later_operand_can_raise(e, 2) && in_list(e)) return;
         break;
       default: break;
     }

@@ -107,7 +107,8 @@ LogicalPtr Binder::bind_values(const ast::Values& values) {
   for (size_t c = 0; c < width; ++c) {
     auto common = common_super_type(column_types[c]);
     if (!common) throw BinderError("VALUES column " + std::to_string(c + 1) + " has mixed types", values.position);
-    LogicalType type = common->id() == TypeId::kNull ? LogicalType(TypeId::kVarchar) : *common;
+    // A column of only NULLs stays untyped, like SELECT NULL: INSERT or a set operation gives it its type.
+    const LogicalType type = *common;
     for (auto& row : rows) row[c] = cast_to(row[c], type, values.position);
     node->output.push_back({"col" + std::to_string(c), type});
   }

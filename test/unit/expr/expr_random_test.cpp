@@ -24,8 +24,9 @@ Value ref_eval(const plan::Expr& e, const std::vector<Value>& row) {
     case ExprKind::kOr: {
       const bool is_and = e.kind == ExprKind::kAnd;
       bool any_null = false, decided = false;
-      for (size_t i = 0; i < e.children.size(); ++i) {
-        Value v = child(i);  // every argument is evaluated, as the vectorized engine does
+      // Left to right, an argument is evaluated only while the result is open (it raises only then).
+      for (size_t i = 0; i < e.children.size() && !decided; ++i) {
+        Value v = child(i);
         if (v.is_null()) {
           any_null = true;
         } else if (v.as_bool() != is_and) {
@@ -46,7 +47,7 @@ Value ref_eval(const plan::Expr& e, const std::vector<Value>& row) {
       Value x = child(0);
       bool any_null = x.is_null();
       for (size_t i = 1; i < e.children.size(); ++i) {
-        Value v = child(i);
+        Value v = child(i);  // items after a match are not evaluated
         if (v.is_null()) {
           any_null = true;
         } else if (!x.is_null() && v.as_int64() == x.as_int64()) {
@@ -56,14 +57,15 @@ Value ref_eval(const plan::Expr& e, const std::vector<Value>& row) {
       return any_null ? null_of(kBool) : b(false);
     }
     case ExprKind::kFunction: {
-      std::vector<Value> args;
-      for (size_t i = 0; i < e.children.size(); ++i) args.push_back(child(i));
       if (e.function == F::kCoalesce) {
-        for (const Value& v : args) {
+        for (size_t i = 0; i < e.children.size(); ++i) {  // arguments after the first non-NULL are not evaluated
+          Value v = child(i);
           if (!v.is_null()) return v;
         }
         return null_of(e.type);
       }
+      std::vector<Value> args;
+      for (size_t i = 0; i < e.children.size(); ++i) args.push_back(child(i));
       if (args[0].is_null() || args[1].is_null()) return null_of(e.type);
       const int64_t x = args[0].as_int64(), y = args[1].as_int64();
       switch (e.function) {
