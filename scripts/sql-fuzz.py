@@ -1303,6 +1303,9 @@ class Checker:
         self.timeout = timeout
         self.con = duckdb.connect()
         self.con.execute("SET threads = 1")
+        # Kestrel orders NULLs as PostgreSQL and Presto do where a query does not say: last ascending, first
+        # descending (an implicit window ORDER BY ... DESC differed from DuckDB's default, NULLS LAST always).
+        self.con.execute("SET default_null_order = 'nulls_last_on_asc_first_on_desc'")
         for table in TABLES:
             # In-memory tables (the same values and types as the files; faster than a view per query).
             self.con.execute(f"CREATE TABLE {table} AS SELECT * FROM "
