@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "planner/binder/binder.hpp"
@@ -27,6 +28,24 @@ ExprPtr to_join_columns(const ExprPtr& expr, size_t left_width) {
   auto copy = std::make_shared<Expr>(*expr);
   for (auto& c : copy->children) c = to_join_columns(c, left_width);
   return copy;
+}
+
+/// A value of `type` to stand in for NULL in a join key (any value does), or none for types without one here.
+std::optional<Value> filler_value(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::kBoolean: return Value::boolean(false);
+    case TypeId::kTinyInt: return Value::tinyint(0);
+    case TypeId::kSmallInt: return Value::smallint(0);
+    case TypeId::kInteger: return Value::integer(0);
+    case TypeId::kBigInt: return Value::bigint(0);
+    case TypeId::kReal: return Value::real(0);
+    case TypeId::kDouble: return Value::double_value(0);
+    case TypeId::kDecimal: return Value::decimal(0, type.precision(), type.scale());
+    case TypeId::kDate: return Value::date(0);
+    case TypeId::kTimestamp: return Value::timestamp(0);
+    case TypeId::kVarchar: return Value::varchar("");
+    default: return std::nullopt;
+  }
 }
 
 bool has_outer_reference(const Expr& e) {
@@ -121,6 +140,14 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
                          "without GROUP BY", expr.position);
   }
   size_t width = (*ctx.host)->output.size();
+  std::vector<ExprPtr> domain_keys;
+  if (correlation.aggregated && correlated) {
+    // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
+    DomainSubquery d = binder_.bind_in_domain(subquery_of(expr), correlation, *ctx.host);
+    sub = d.plan;
+    domain_keys = std::move(d.keys);
+    correlation = Correlation{};
+  }
   ExprPtr condition;
   bool negated = false;
   if (expr.is<ast::QuantifiedComparison>()) {
@@ -140,6 +167,10 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
     ExprPtr value = make_column_ref(width, sub->output[0].type, sub->output[0].name);
     unify_for_comparison(operand, value, in.operator_position, in.operand.get(), nullptr);
     condition = make_function(ScalarFunction::kEqual, TypeId::kBoolean, {operand, value});
+  }
+  if (!domain_keys.empty()) {
+    if (condition) domain_keys.insert(domain_keys.begin(), condition);
+    condition = make_conjunction(domain_keys);
   }
   *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kMark, condition, correlation,
                                          expr.is<ast::InSubquery>() || expr.is<ast::QuantifiedComparison>());
@@ -207,8 +238,7 @@ ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& out
 
 }  // namespace
 
-ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx,
-                                              const Correlation& first) {
+DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation& first, const LogicalPtr& host) {
   // The outer columns the sub-query reads, as a domain of distinct values computed from the host plan.
   std::set<size_t> outer_columns;
   for (const auto& c : first.conjuncts) {
@@ -218,9 +248,8 @@ ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprB
     };
     visit(*c);
   }
-  LogicalPtr host = *ctx.host;
   auto domain = std::make_shared<LogicalAggregate>();
-  Correlation second{ctx.scope, {}};
+  Correlation second{first.outer, {}};
   for (size_t o : outer_columns) {
     second.domain_index[o] = domain->groups.size();
     domain->groups.push_back(make_column_ref(o, host->output[o].type, host->output[o].name));
@@ -228,20 +257,49 @@ ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprB
   }
   domain->children = {host};
   second.domain = domain;
-  LogicalPtr sub = binder_.bind_query(subquery_of(expr), &second);
-  // Join back on the domain columns; every domain value has exactly one group, so at most one match.
-  size_t width = host->output.size();
-  std::vector<ExprPtr> keys;
+  DomainSubquery out;
+  out.plan = bind_query(query, &second);
+  // Join back on the domain columns, which follow the sub-query's visible columns. A set operation's branch that
+  // reads no outer column has rows for a NULL outer value too: there NULL matches NULL.
+  const size_t width = host->output.size();
+  const size_t first_domain = visible_columns(*out.plan);
   size_t k = 0;
   for (size_t o : outer_columns) {
-    size_t sub_column = 1 + k++;
-    keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean,
-                                 {make_column_ref(o, host->output[o].type, host->output[o].name),
-                                  make_column_ref(width + sub_column, sub->output[sub_column].type, "")}));
+    const size_t sub_column = first_domain + k++;
+    ExprPtr a = make_column_ref(o, host->output[o].type, host->output[o].name);
+    ExprPtr b = make_column_ref(width + sub_column, out.plan->output[sub_column].type, "");
+    if (!first.set_operation) {
+      out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {a, b}));
+      continue;
+    }
+    // NULL equal to NULL, as two equalities a join hashes (IS NOT DISTINCT FROM would run as a nested loop):
+    // (a IS NULL) = (b IS NULL) and COALESCE(a, z) = COALESCE(b, z) for a constant z of the type.
+    const std::optional<Value> z = filler_value(a->type);
+    if (!z || !(a->type == b->type)) {
+      out.keys.push_back(make_function(ScalarFunction::kIsNotDistinctFrom, TypeId::kBoolean, {a, b}));
+      continue;
+    }
+    auto is_null = [](const ExprPtr& e) { return make_node(ExprKind::kIsNull, TypeId::kBoolean, {e}); };
+    auto filled = [&](const ExprPtr& e) {
+      return make_function(ScalarFunction::kCoalesce, e->type, {e, make_constant(*z)});
+    };
+    out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {is_null(a), is_null(b)}));
+    out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {filled(a), filled(b)}));
   }
-  const std::vector<size_t> outer(outer_columns.begin(), outer_columns.end());
-  ExprPtr empty = empty_group_value(*sub, outer, *host);
-  *ctx.host = Binder::make_subquery_join(host, sub, JoinType::kSingle, make_conjunction(keys), Correlation{}, false);
+  return out;
+}
+
+ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx,
+                                              const Correlation& first) {
+  LogicalPtr host = *ctx.host;
+  const size_t width = host->output.size();
+  DomainSubquery d = binder_.bind_in_domain(subquery_of(expr), first, host);
+  LogicalPtr sub = d.plan;
+  std::vector<size_t> outer;
+  for (const ExprPtr& key : d.keys) outer.push_back(key->children[0]->column_index);
+  ExprPtr empty = first.set_operation ? nullptr : empty_group_value(*sub, outer, *host);
+  // Every domain value has exactly one group, so at most one match.
+  *ctx.host = Binder::make_subquery_join(host, sub, JoinType::kSingle, make_conjunction(d.keys), Correlation{}, false);
   ExprPtr value = make_column_ref(width, sub->output[0].type, "#subquery");
   if (empty != nullptr) {
     // An outer row without a group (no match: the joined domain column is NULL) takes the empty group's value.
@@ -299,9 +357,13 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
     if (inner->is<ast::Exists>() || inner->is<ast::InSubquery>()) {
       Correlation sub_corr{&scope, {}};
       LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
+      std::vector<ExprPtr> domain_keys;
       if (sub_corr.aggregated && !sub_corr.conjuncts.empty()) {
-        throw NotImplemented("correlated EXISTS/IN sub-queries with aggregation are not supported yet",
-                             inner->position);
+        // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
+        DomainSubquery d = bind_in_domain(subquery_of(*inner), sub_corr, plan);
+        sub = d.plan;
+        domain_keys = std::move(d.keys);
+        sub_corr = Correlation{};
       }
       ExprPtr condition;
       bool null_aware = false;
@@ -317,6 +379,10 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
         ExprPtr value = make_column_ref(plan->output.size(), sub->output[0].type, sub->output[0].name);
         eb.unify_for_comparison(operand, value, in.operator_position, in.operand.get(), nullptr);
         condition = make_function(ScalarFunction::kEqual, TypeId::kBoolean, {operand, value});
+      }
+      if (!domain_keys.empty()) {
+        if (condition) domain_keys.insert(domain_keys.begin(), condition);
+        condition = make_conjunction(domain_keys);
       }
       plan = make_subquery_join(plan, sub, negated ? JoinType::kAnti : JoinType::kSemi, condition, sub_corr,
                                 null_aware);

@@ -69,20 +69,35 @@ LogicalPtr Binder::bind_query(const ast::Query& query, Correlation* correlation)
   if (query.body->is<ast::Select>()) {
     plan = bind_select(query.body->as<ast::Select>(), &query, &names, correlation);
   } else {
-    plan = bind_body(*query.body, &names);
+    plan = bind_body(*query.body, &names, correlation);
+    if (correlation != nullptr && (correlation->set_operation || correlation->domain) &&
+        (query.limit || query.offset || !query.order_by.empty())) {
+      throw NotImplemented("correlated sub-queries with DISTINCT, ORDER BY or LIMIT are not supported yet",
+                           query.position);
+    }
     plan = apply_order_limit(plan, query, names);
   }
   cte_scopes_.pop_back();
   return plan;
 }
 
-LogicalPtr Binder::bind_body(const ast::QueryBody& body, std::vector<std::string>* names) {
+LogicalPtr Binder::bind_body(const ast::QueryBody& body, std::vector<std::string>* names,
+                             Correlation* correlation) {
   LogicalPtr plan;
   switch (body.kind) {
-    case ast::QueryBodyKind::kSelect: plan = bind_select(body.as<ast::Select>(), nullptr, names); break;
-    case ast::QueryBodyKind::kValues: plan = bind_values(body.as<ast::Values>()); break;
-    case ast::QueryBodyKind::kSetOperation: plan = bind_set_operation(body.as<ast::SetOperation>()); break;
-    case ast::QueryBodyKind::kParenthesized: plan = bind_query(*body.as<ast::ParenthesizedQuery>().query); break;
+    case ast::QueryBodyKind::kSelect: plan = bind_select(body.as<ast::Select>(), nullptr, names, correlation); break;
+    case ast::QueryBodyKind::kValues:
+      if (correlation != nullptr && correlation->domain) {
+        throw NotImplemented("VALUES in a set operation of a correlated sub-query", body.position);
+      }
+      plan = bind_values(body.as<ast::Values>());
+      break;
+    case ast::QueryBodyKind::kSetOperation:
+      plan = bind_set_operation(body.as<ast::SetOperation>(), correlation);
+      break;
+    case ast::QueryBodyKind::kParenthesized:
+      plan = bind_query(*body.as<ast::ParenthesizedQuery>().query, correlation);
+      break;
   }
   names->clear();
   for (const auto& f : plan->output) names->push_back(f.name);
@@ -116,10 +131,35 @@ LogicalPtr Binder::bind_values(const ast::Values& values) {
   return node;
 }
 
-LogicalPtr Binder::bind_set_operation(const ast::SetOperation& op) {
+LogicalPtr Binder::bind_set_operation(const ast::SetOperation& op, Correlation* correlation) {
   std::vector<std::string> left_names, right_names;
-  LogicalPtr left = bind_body(*op.left, &left_names);
-  LogicalPtr right = bind_body(*op.right, &right_names);
+  // In a sub-query each branch is bound with its own correlation. Found correlated, the sub-query is bound again
+  // in domain form (every branch then reads the outer values from the same cross-joined domain and outputs them
+  // as its last columns, so the set operation works per outer value).
+  Correlation left_corr, right_corr;
+  if (correlation != nullptr) {
+    left_corr.outer = right_corr.outer = correlation->outer;
+    left_corr.domain = right_corr.domain = correlation->domain;
+    left_corr.domain_index = right_corr.domain_index = correlation->domain_index;
+  }
+  Correlation* lc = correlation != nullptr ? &left_corr : nullptr;
+  Correlation* rc = correlation != nullptr ? &right_corr : nullptr;
+  LogicalPtr left = bind_body(*op.left, &left_names, lc);
+  LogicalPtr right = bind_body(*op.right, &right_names, rc);
+  if (correlation != nullptr && !correlation->domain) {
+    const bool correlated = !left_corr.conjuncts.empty() || !right_corr.conjuncts.empty() ||
+                            left_corr.set_operation || right_corr.set_operation;
+    if (correlated) {
+      // First binding: report the outer columns the branches read (through their conjuncts) and ask for the
+      // domain form; the plan returned here is not used.
+      correlation->set_operation = true;
+      correlation->aggregated = true;
+      for (auto* c : {&left_corr, &right_corr}) {
+        correlation->conjuncts.insert(correlation->conjuncts.end(), c->conjuncts.begin(), c->conjuncts.end());
+      }
+      return left;
+    }
+  }
   if (left->output.size() != right->output.size()) {
     throw BinderError(std::string("each ") + ast::set_operator_name(op.op) + " query must have the same number of "
                       "columns (" + std::to_string(left->output.size()) + " vs " +
@@ -143,7 +183,7 @@ LogicalPtr Binder::bind_set_operation(const ast::SetOperation& op) {
     right_exprs.push_back(cast_to(make_column_ref(i, rt, right->output[i].name), type, op.operator_position));
     cast_left |= !(lt == type);
     cast_right |= !(rt == type);
-    node->output.push_back({left_names[i], type});
+    node->output.push_back({i < left_names.size() ? left_names[i] : left->output[i].name, type});
   }
   if (cast_left) left = make_project(left, left_exprs, left_names);
   if (cast_right) right = make_project(right, right_exprs, right_names);

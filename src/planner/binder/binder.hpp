@@ -50,6 +50,17 @@ struct Correlation {
   std::map<size_t, size_t> domain_index;
   /// Filled by bind_select in domain form: outer column index -> column of the sub-query's FROM scope.
   std::map<size_t, size_t> outer_to_local;
+  /// Set by the binder: a set operation's branch reads outer columns (then the sub-query needs the domain form,
+  /// and its join back on the domain treats NULL as equal to NULL, since a branch that reads no outer column has
+  /// rows for a NULL outer value too).
+  bool set_operation = false;
+};
+
+/// A correlated sub-query bound in domain form over the host plan: its plan ([visible columns..., domain
+/// columns...]) and the equalities of the host's outer columns with its domain columns (over host ++ sub-query).
+struct DomainSubquery {
+  LogicalPtr plan;
+  std::vector<ExprPtr> keys;
 };
 
 /// A cross join of two plans (output: left columns, then right columns).
@@ -83,14 +94,18 @@ class Binder {
     LogicalPtr plan;  ///< bound once, shared by every reference (a CTE used twice is computed from one plan)
   };
 
-  LogicalPtr bind_body(const ast::QueryBody& body, std::vector<std::string>* names);
+  LogicalPtr bind_body(const ast::QueryBody& body, std::vector<std::string>* names,
+                       Correlation* correlation = nullptr);
+  /// Binds `query` again in domain form over `host`, for a correlated sub-query that aggregates or is a set
+  /// operation (`first`: the correlation its first binding found).
+  DomainSubquery bind_in_domain(const ast::Query& query, const Correlation& first, const LogicalPtr& host);
   LogicalPtr bind_select(const ast::Select& select, const ast::Query* query, std::vector<std::string>* names,
                          Correlation* correlation = nullptr);
   /// Binds the WHERE clause of a SELECT over `plan`: sub-query conjuncts become semi/anti joins, other sub-queries
   /// joins that add columns; correlated conjuncts go to `correlation`.
   LogicalPtr bind_where(const ast::Expr& where, LogicalPtr plan, const Scope& scope, Correlation* correlation);
   LogicalPtr bind_values(const ast::Values& values);
-  LogicalPtr bind_set_operation(const ast::SetOperation& op);
+  LogicalPtr bind_set_operation(const ast::SetOperation& op, Correlation* correlation = nullptr);
   LogicalPtr bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope);
   LogicalPtr bind_table_ref(const ast::TableRef& ref, Scope& scope);
   LogicalPtr bind_base_table(const ast::BaseTableRef& ref, Scope& scope);
