@@ -1296,8 +1296,9 @@ class Outcome:
 
 
 class Checker:
-    def __init__(self, kestrel, data, timeout=30.0):
+    def __init__(self, kestrel, data, timeout=30.0, device="cpu"):
         import duckdb
+        self.device = device
         self.kestrel = str(kestrel)
         self.data = str(data)
         self.timeout = timeout
@@ -1333,7 +1334,7 @@ class Checker:
             self.duckdb_seconds += self.last_duckdb_seconds
 
     def run_kestrel(self, sql, timeout=None):
-        args = [self.kestrel, "--data", self.data, "--device", "cpu", "--format", "csv", "-c", sql]
+        args = [self.kestrel, "--data", self.data, "--device", self.device, "--format", "csv", "-c", sql]
         start = time.monotonic()
         try:
             for attempt in range(10):
@@ -1582,6 +1583,8 @@ def main(argv=None):
     ap.add_argument("--queries", type=int, default=None, help="number of queries (default 300 unless --seconds)")
     ap.add_argument("--seconds", type=float, default=None, help="generate queries until this much time has passed")
     ap.add_argument("--kestrel", default=str(REPO / "build" / "kestrel"))
+    ap.add_argument("--device", default="cpu", help="Kestrel's device: cpu, or gpu on the GPU machine (operators "
+                    "without a GPU side run on the CPU)")
     ap.add_argument("--sf", default="0.01", help="TPC-H scale factor of the data (default 0.01)")
     ap.add_argument("--data", default=None, help="a folder with the 8 TPC-H Parquet files (instead of --sf)")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds a query may take (default 30)")
@@ -1598,7 +1601,7 @@ def main(argv=None):
     else:
         sf = float(args.sf)
         data = tpch_support.generate(int(sf) if sf.is_integer() else sf)
-    checker = Checker(args.kestrel, data, args.timeout)
+    checker = Checker(args.kestrel, data, args.timeout, args.device)
 
     counts = {"queries": 0, "match": 0, "findings": 0, "skipped": 0}
     start = time.monotonic()
