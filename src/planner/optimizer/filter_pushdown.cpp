@@ -40,6 +40,13 @@ class FilterPushdown {
         node->children[0] = push(node->children[0], preds);
         return node;
       }
+      case NodeKind::kSetOp: {
+        // A filter over UNION, INTERSECT or EXCEPT (ALL or not) filters each input alike: the outputs are the
+        // inputs' columns, position for position.
+        for (auto& c : node->children) c = push(c, preds);
+        return node;
+      }
+      case NodeKind::kWindow: return push_window(node, preds);
       case NodeKind::kGet: {
         auto& get = node->as<LogicalGet>();
         // After projection pruning the filters index the scanned columns, not the output: keep a Filter node.
@@ -83,6 +90,35 @@ class FilterPushdown {
     for (const auto& p : preds) below.push_back(substitute_columns(p, exprs));
     node->children[0] = push(node->children[0], below);
     return node;
+  }
+
+  /// A predicate over columns that partition every window call keeps or drops whole partitions: it is
+  /// evaluated below the window (fewer rows to sort), the rest stays above.
+  LogicalPtr push_window(LogicalPtr node, const std::vector<ExprPtr>& preds) {
+    const auto& window = node->as<LogicalWindow>();
+    const size_t width = window.children[0]->output.size();
+    std::set<size_t> partitioning;
+    for (size_t c = 0; c < width; ++c) partitioning.insert(c);
+    for (const WindowCall& call : window.calls) {
+      std::set<size_t> keys;
+      for (const ExprPtr& p : call.partition) {
+        if (p->kind == ExprKind::kColumnRef && p->outer_depth == 0) keys.insert(p->column_index);
+      }
+      std::set<size_t> both;
+      for (size_t c : partitioning) {
+        if (keys.count(c)) both.insert(c);
+      }
+      partitioning = std::move(both);
+    }
+    std::vector<ExprPtr> below, kept;
+    for (const auto& p : preds) {
+      const auto cols = referenced_columns(*p);
+      bool ok = !cols.empty();
+      for (size_t c : cols) ok &= partitioning.count(c) > 0;
+      (ok ? below : kept).push_back(p);
+    }
+    node->children[0] = push(node->children[0], below);
+    return wrap(node, kept);
   }
 
   LogicalPtr push_aggregate(LogicalPtr node, const std::vector<ExprPtr>& preds) {
