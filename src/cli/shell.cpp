@@ -13,6 +13,7 @@
 
 #include "cli/interactive.hpp"
 #include "cli/result_format.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/session.hpp"
 
 namespace kestrel::cli {
@@ -48,11 +49,14 @@ int run_main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   app.add_flag("--timing", timing, "print each statement's run time to stderr");
   app.add_flag("--no-gpu-fallback", no_fallback, "with the GPU, fail instead of running an operator on the CPU");
+  ServeOptions serve_options;
+  CLI::App* serve = add_serve_command(app, serve_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (serve->parsed()) return run_serve(serve_options);
 
   bool stdout_tty = isatty(STDOUT_FILENO) != 0;
   bool stdin_tty = isatty(STDIN_FILENO) != 0;

@@ -1,0 +1,208 @@
+#include "server/pg_connection.hpp"
+
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <random>
+
+#include "common/error.hpp"
+#include "server/pg_builtins.hpp"
+#include "server/pg_server.hpp"
+
+namespace kestrel::server::pg {
+
+namespace {
+
+constexpr int32_t kProtocol3 = 3 << 16;
+constexpr int32_t kCancelRequestCode = 80877102;
+constexpr int32_t kSslRequestCode = 80877103;
+constexpr int32_t kGssEncRequestCode = 80877104;
+/// A client has this long to finish its startup packet.
+constexpr int kStartupTimeoutSeconds = 30;
+
+void set_receive_timeout(int fd, int seconds) {
+  timeval tv{seconds, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+int32_t random_secret() {
+  static thread_local std::mt19937 generator{std::random_device{}()};
+  return static_cast<int32_t>(generator());
+}
+
+}  // namespace
+
+PgConnection::PgConnection(int fd, uint64_t id, PgServer& server)
+    : fd_(fd), id_(id), secret_(random_secret()), server_(server), stream_(fd) {}
+
+PgConnection::~PgConnection() { ::close(fd_); }
+
+void PgConnection::cancel() {
+  if (session_) session_->cancel();
+}
+
+void PgConnection::serve() {
+  try {
+    if (!startup()) return;
+    server_.register_connection(this);
+    while (true) {
+      std::optional<Message> message = stream_.read_message();
+      if (!message || message->type == 'X') break;
+      if (skipping_to_sync_ && message->type != 'S') continue;
+      if (message->type == 'Q') {
+        PayloadReader in(message->payload);
+        simple_query(in.cstring());
+      } else if (!extended_message(*message)) {
+        throw ProtocolViolation("invalid frontend message type " + std::to_string(static_cast<uint8_t>(message->type)));
+      }
+      if (stream_.queued() > 0 && message->type != 'P' && message->type != 'B' && message->type != 'D' &&
+          message->type != 'E' && message->type != 'C') {
+        if (!stream_.flush()) break;
+      }
+    }
+  } catch (const ProtocolViolation& e) {
+    send_error({"FATAL", "08P01", e.what(), std::nullopt});
+    stream_.flush();
+    server_.log_line("pg conn=" + std::to_string(id_) + " user=" + user_ + " closed: protocol violation: " + e.what());
+  } catch (const std::exception& e) {
+    send_error({"FATAL", "XX000", e.what(), std::nullopt});
+    stream_.flush();
+  }
+  server_.unregister_connection(this);
+  ::shutdown(fd_, SHUT_RDWR);
+}
+
+bool PgConnection::startup() {
+  set_receive_timeout(fd_, kStartupTimeoutSeconds);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::optional<Message> packet = stream_.read_startup();
+    if (!packet) return false;
+    PayloadReader in(packet->payload);
+    int32_t code = in.int32();
+    if (code == kSslRequestCode || code == kGssEncRequestCode) {
+      stream_.queue("N");  // no TLS or GSSAPI encryption yet: the client continues in plain text or gives up
+      if (!stream_.flush()) return false;
+      continue;
+    }
+    if (code == kCancelRequestCode) {
+      int32_t process_id = in.int32();
+      int32_t secret = in.int32();
+      server_.cancel(process_id, secret);
+      return false;
+    }
+    if ((code >> 16) != 3) {
+      send_error({"FATAL", "0A000",
+                  "unsupported frontend protocol " + std::to_string(code >> 16) + "." + std::to_string(code & 0xFFFF) +
+                      ": server supports 3.0",
+                  std::nullopt});
+      stream_.flush();
+      return false;
+    }
+    std::vector<std::string> unknown_options;
+    while (true) {
+      std::string name(in.cstring());
+      if (name.empty()) break;
+      std::string value(in.cstring());
+      if (name == "user") user_ = value;
+      else if (name == "database") database_ = value;
+      else if (name.rfind("_pq_.", 0) == 0) unknown_options.push_back(name);
+    }
+    if (user_.empty()) {
+      send_error({"FATAL", "28000", "no PostgreSQL user name specified in startup packet", std::nullopt});
+      stream_.flush();
+      return false;
+    }
+    if (code != kProtocol3 || !unknown_options.empty()) {
+      MessageBuilder negotiate('v');
+      negotiate.int32(kProtocol3).int32(static_cast<int32_t>(unknown_options.size()));
+      for (const auto& o : unknown_options) negotiate.cstring(o);
+      stream_.queue(negotiate.finish());
+    }
+    session_ = server_.backend().open_session(user_);
+    set_receive_timeout(fd_, 0);
+    send_startup_answer();
+    return stream_.flush();
+  }
+  throw ProtocolViolation("too many encryption requests before the startup packet");
+}
+
+void PgConnection::send_startup_answer() {
+  stream_.queue(MessageBuilder('R').int32(0).finish());  // AuthenticationOk: no users are configured
+  for (const auto& [name, value] : server_.parameters()) {
+    stream_.queue(MessageBuilder('S').cstring(name).cstring(value).finish());
+  }
+  stream_.queue(MessageBuilder('K').int32(static_cast<int32_t>(id_)).int32(secret_).finish());
+  send_ready();
+}
+
+void PgConnection::simple_query(std::string_view query) {
+  std::vector<std::string> statements = server_.backend().split_statements(query);
+  if (statements.empty()) stream_.queue(MessageBuilder('I').finish());  // EmptyQueryResponse
+  size_t search_from = 0;
+  for (const auto& text : statements) {
+    size_t offset = query.find(text, search_from);
+    if (offset == std::string_view::npos) offset = search_from;
+    search_from = offset + text.size();
+    try {
+      std::string tag;
+      StatementResult result = run_statement(text, &tag);
+      Portal portal;
+      if (result.schema) send_row_description(*result.schema);
+      portal.result = std::move(result);
+      send_rows(portal, 0);
+      send_command_complete(tag);
+    } catch (const std::exception& e) {
+      send_error(client_error(e, query, offset, nullptr));
+      if (transaction_ == 'T') transaction_ = 'E';
+      break;
+    }
+    if (stream_.queued() > (1 << 20) && !stream_.flush()) return;
+  }
+  send_ready();
+}
+
+StatementResult PgConnection::run_statement(std::string_view sql, std::string* tag, std::string_view log_sql) {
+  if (log_sql.empty()) log_sql = sql;
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  StatementResult result;
+  try {
+    if (auto transaction_tag = transaction_statement(sql, transaction_)) {
+      *tag = *transaction_tag;
+      log_query(log_sql, "ok", 0, elapsed_ms());
+      return result;
+    }
+    if (transaction_ == 'E') {
+      throw InvalidInput("current transaction is aborted, commands ignored until end of transaction block", "25P02");
+    }
+    if (auto answer = builtin_query(sql, server_.parameters())) {
+      result = std::move(*answer);
+    } else {
+      result = session_->execute(sql);
+    }
+  } catch (const Error& e) {
+    log_query(log_sql, "error " + e.code(), 0, elapsed_ms());
+    throw;
+  } catch (const std::exception& e) {
+    log_query(log_sql, "error XX000", 0, elapsed_ms());
+    throw;
+  }
+  std::string keyword = first_keyword(sql);
+  if (!result.message.empty()) {
+    *tag = result.message;
+  } else if (keyword == "show" || keyword == "explain" || keyword == "set" || keyword == "reset") {
+    *tag = keyword == "show" ? "SHOW" : keyword == "explain" ? "EXPLAIN" : keyword == "set" ? "SET" : "RESET";
+  } else if (result.schema) {
+    *tag = "SELECT " + std::to_string(result.row_count());
+  } else {
+    *tag = "OK";
+  }
+  log_query(log_sql, "ok", result.row_count(), elapsed_ms());
+  return result;
+}
+
+}  // namespace kestrel::server::pg

@@ -1,0 +1,117 @@
+#include "server/pg_server.hpp"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <thread>
+
+#include "common/error.hpp"
+#include "server/pg_connection.hpp"
+
+namespace kestrel::server::pg {
+
+PgServer::PgServer(SqlBackend& backend, PgServerOptions options)
+    : backend_(backend),
+      options_(std::move(options)),
+      parameters_({{"server_version", kServerVersion},
+                   {"server_encoding", "UTF8"},
+                   {"client_encoding", "UTF8"},
+                   {"DateStyle", "ISO, MDY"},
+                   {"IntervalStyle", "postgres"},
+                   {"TimeZone", "UTC"},
+                   {"integer_datetimes", "on"},
+                   {"standard_conforming_strings", "on"},
+                   {"is_superuser", "off"},
+                   {"application_name", ""}}) {}
+
+PgServer::~PgServer() {
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+}
+
+int PgServer::bind() {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  std::string port = std::to_string(options_.port);
+  int rc = ::getaddrinfo(options_.listen.c_str(), port.c_str(), &hints, &found);
+  if (rc != 0) throw IoError("cannot resolve listen address '" + options_.listen + "': " + gai_strerror(rc));
+  std::string last_error = "no address";
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 64) == 0) {
+      listen_fd_ = fd;
+      break;
+    }
+    last_error = std::strerror(errno);
+    ::close(fd);
+  }
+  ::freeaddrinfo(found);
+  if (listen_fd_ < 0) {
+    throw IoError("cannot listen on " + options_.listen + ":" + port + ": " + last_error);
+  }
+  sockaddr_storage bound{};
+  socklen_t length = sizeof(bound);
+  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&bound), &length);
+  if (bound.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port);
+  return ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+}
+
+void PgServer::run() {
+  while (!stopping_.load()) {
+    pollfd p{listen_fd_, POLLIN, 0};
+    int ready = ::poll(&p, 1, 200);
+    if (ready <= 0) continue;
+    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    uint64_t id = next_connection_id_.fetch_add(1);
+    std::thread([this, fd, id] {
+      PgConnection connection(fd, id, *this);
+      connection.serve();
+    }).detach();
+  }
+}
+
+void PgServer::register_connection(PgConnection* connection) {
+  std::lock_guard lock(connections_mutex_);
+  connections_[connection->id()] = connection;
+}
+
+void PgServer::unregister_connection(PgConnection* connection) {
+  std::lock_guard lock(connections_mutex_);
+  connections_.erase(connection->id());
+}
+
+void PgServer::cancel(int32_t process_id, int32_t secret) {
+  std::lock_guard lock(connections_mutex_);
+  auto it = connections_.find(static_cast<uint64_t>(process_id));
+  if (it != connections_.end() && it->second->secret() == secret) it->second->cancel();
+}
+
+void PgServer::log_line(const std::string& line) {
+  std::lock_guard lock(log_mutex_);
+  std::cerr << line << std::endl;
+}
+
+bool is_loopback_address(const std::string& address) {
+  if (address == "localhost" || address == "::1") return true;
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  return false;
+}
+
+}  // namespace kestrel::server::pg

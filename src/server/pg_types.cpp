@@ -1,0 +1,38 @@
+#include "server/pg_types.hpp"
+
+namespace kestrel::server::pg {
+
+PgColumnType pg_column_type(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::kBoolean: return {TypeOid::kBool, 1, -1};
+    case TypeId::kTinyInt:  // PostgreSQL has no one-byte integer; int2 holds every value
+    case TypeId::kSmallInt: return {TypeOid::kInt2, 2, -1};
+    case TypeId::kInteger: return {TypeOid::kInt4, 4, -1};
+    case TypeId::kBigInt: return {TypeOid::kInt8, 8, -1};
+    case TypeId::kReal: return {TypeOid::kFloat4, 4, -1};
+    case TypeId::kDouble: return {TypeOid::kFloat8, 8, -1};
+    case TypeId::kDecimal: return {TypeOid::kNumeric, -1, ((type.precision() << 16) | type.scale()) + 4};
+    case TypeId::kDate: return {TypeOid::kDate, 4, -1};
+    case TypeId::kTimestamp: return {TypeOid::kTimestamp, 8, -1};
+    case TypeId::kInterval: return {TypeOid::kInterval, 16, -1};
+    case TypeId::kVarchar: return {TypeOid::kVarchar, -1, -1};
+    case TypeId::kNull: return {TypeOid::kText, -1, -1};  // an untyped NULL column reads as text, as in PostgreSQL
+  }
+  return {};
+}
+
+std::string pg_text(const Value& value) {
+  switch (value.type().id()) {
+    case TypeId::kBoolean: return value.as_bool() ? "t" : "f";
+    case TypeId::kReal:
+    case TypeId::kDouble: {
+      std::string text = value.to_string();
+      // PostgreSQL prints integral floats without a fraction ("3", not "3.0").
+      if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+      return text;
+    }
+    default: return value.to_string();
+  }
+}
+
+}  // namespace kestrel::server::pg

@@ -1,0 +1,298 @@
+"""End-to-end tests of `kestrel serve` over the PostgreSQL wire protocol v3: a real server process on a loopback port,
+psycopg 3 as the client, and a raw socket for what a well-behaved client never sends."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import select
+import socket
+import struct
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+psycopg = pytest.importorskip("psycopg")
+
+STARTUP_TIMEOUT_S = 60
+
+
+def _write_tables(data: Path) -> None:
+    (data / "typed").mkdir(parents=True)
+    table = pa.table({
+        "b": pa.array([True, False, None], pa.bool_()),
+        "i2": pa.array([-3, 7, None], pa.int16()),
+        "i4": pa.array([1, 2, None], pa.int32()),
+        "i8": pa.array([2**40, -5, None], pa.int64()),
+        "f4": pa.array([1.5, -0.25, None], pa.float32()),
+        "f8": pa.array([3.25, 1e100, None], pa.float64()),
+        "d": pa.array([decimal.Decimal("12.34"), decimal.Decimal("-0.05"), None], pa.decimal128(10, 2)),
+        "s": pa.array(["alpha", "βeta", None], pa.string()),
+        "dt": pa.array([datetime.date(2024, 2, 29), datetime.date(1970, 1, 1), None], pa.date32()),
+        "ts": pa.array([datetime.datetime(2024, 2, 29, 13, 14, 15, 250000), datetime.datetime(2000, 1, 1), None],
+                       pa.timestamp("us")),
+    })
+    pq.write_table(table, data / "typed" / "part-0.parquet")
+
+
+@pytest.fixture(scope="module")
+def server(kestrel_bin: Path, tmp_path_factory):
+    """A `kestrel serve` process on a free port; yields (port, process)."""
+    data = tmp_path_factory.mktemp("pg_data")
+    _write_tables(data)
+    process = subprocess.Popen([str(kestrel_bin), "serve", "--pg-port", "0", "--device", "cpu", "--data", str(data)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    line = ""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 0.5)
+        if ready:
+            line = process.stdout.readline()
+            break
+        if process.poll() is not None:
+            break
+    if not line.startswith("pg: listening on 127.0.0.1:"):
+        process.kill()
+        pytest.fail(f"kestrel serve did not report its port: {line!r}; stderr: {process.stderr.read()}")
+    port = int(line.rsplit(":", 1)[1])
+    yield port, process
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("kestrel serve did not stop on SIGTERM")
+
+
+@pytest.fixture()
+def conn(server):
+    port, _ = server
+    with psycopg.connect(host="127.0.0.1", port=port, user="tester", dbname="kestrel", autocommit=True,
+                         connect_timeout=10) as connection:
+        yield connection
+
+
+def test_connect_reports_parameters(conn):
+    assert conn.info.parameter_status("server_encoding") == "UTF8"
+    assert conn.info.parameter_status("integer_datetimes") == "on"
+    assert conn.info.server_version == 160000
+    assert conn.execute("SHOW server_version").fetchone() == ("16.0 (Kestrel)",)
+    assert "Kestrel" in conn.execute("SELECT version()").fetchone()[0]
+
+
+def test_each_type_arrives_as_its_python_type(conn):
+    cur = conn.execute("SELECT b, i2, i4, i8, f4, f8, d, s, dt, ts FROM typed ORDER BY i4")
+    oids = [column.type_code for column in cur.description]
+    assert oids == [16, 21, 23, 20, 700, 701, 1700, 1043, 1082, 1114]
+    rows = cur.fetchall()
+    assert rows[0] == (True, -3, 1, 2**40, 1.5, 3.25, decimal.Decimal("12.34"), "alpha", datetime.date(2024, 2, 29),
+                       datetime.datetime(2024, 2, 29, 13, 14, 15, 250000))
+    assert rows[1] == (False, 7, 2, -5, -0.25, 1e100, decimal.Decimal("-0.05"), "βeta", datetime.date(1970, 1, 1),
+                       datetime.datetime(2000, 1, 1))
+    assert rows[2] == (None,) * 10
+    assert conn.execute("SELECT INTERVAL '3' DAY").fetchone() == (datetime.timedelta(days=3),)
+
+
+def test_error_has_sqlstate_and_position(conn):
+    with pytest.raises(psycopg.errors.UndefinedColumn) as caught:
+        conn.execute("SELECT i4, nope FROM typed")
+    assert caught.value.diag.sqlstate == "42703"
+    assert caught.value.diag.statement_position == "12"
+    with pytest.raises(psycopg.Error) as caught:
+        conn.execute("SELECT FROM WHERE")
+    assert caught.value.diag.sqlstate == "42601"
+    # the session goes on after an error
+    assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_error_position_counts_characters_and_skips_parameters(conn):
+    with pytest.raises(psycopg.errors.UndefinedColumn) as caught:
+        conn.execute("SELECT 'βββ', %s, nope FROM typed", ("a much longer parameter value",))
+    assert caught.value.diag.statement_position == "19"
+
+
+def test_parameters(conn):
+    assert conn.execute("SELECT s FROM typed WHERE i4 = %s", (2,)).fetchall() == [("βeta",)]
+    assert conn.execute("SELECT i4 FROM typed WHERE s = %s", ("alpha",)).fetchall() == [(1,)]
+    assert conn.execute("SELECT count(*) FROM typed WHERE i8 > %s", (-10,)).fetchone() == (2,)
+    assert conn.execute("SELECT %s, %s, %s", ("it's", -7, None)).fetchone() == ("it's", -7, None)
+    assert conn.execute("SELECT i4 FROM typed WHERE f8 < %s AND d > %s", (5.0, decimal.Decimal("1.5"))).fetchall() \
+        == [(1,)]
+    assert conn.execute("SELECT i4 FROM typed WHERE dt = %s", (datetime.date(2024, 2, 29),)).fetchall() == [(1,)]
+
+
+def test_multiple_statements_in_one_simple_query(conn):
+    cur = conn.cursor()
+    cur.execute("SELECT 1 AS a; SELECT 'two' AS b, 3 AS c")
+    assert cur.fetchall() == [(1,)]
+    assert cur.nextset()
+    assert cur.fetchall() == [("two", 3)]
+    assert not cur.nextset()
+
+
+def test_create_insert_select_round_trip(conn):
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE pg_round_trip (k INTEGER, v VARCHAR)")
+    assert cur.statusmessage == "CREATE TABLE"
+    cur.execute("INSERT INTO pg_round_trip VALUES (1, 'one'), (2, NULL)")
+    assert cur.statusmessage == "INSERT 0 2"
+    cur.execute("INSERT INTO pg_round_trip VALUES (%s, %s)", (3, "three"))
+    assert cur.rowcount == 1
+    assert conn.execute("SELECT k, v FROM pg_round_trip ORDER BY k").fetchall() == [(1, "one"), (2, None),
+                                                                                  (3, "three")]
+    conn.execute("DROP TABLE pg_round_trip")
+
+
+def test_transaction_statements_are_accepted(server):
+    port, _ = server
+    with psycopg.connect(host="127.0.0.1", port=port, user="tester") as connection:  # not autocommit: BEGIN first
+        assert connection.execute("SELECT 5").fetchone() == (5,)
+        assert connection.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+        connection.commit()
+        assert connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+
+
+def test_two_concurrent_connections(server):
+    port, _ = server
+    results: dict[int, list] = {}
+    errors: list[BaseException] = []
+
+    def client(n: int) -> None:
+        try:
+            with psycopg.connect(host="127.0.0.1", port=port, user=f"user{n}", autocommit=True) as c:
+                results[n] = [c.execute("SELECT %s + i4 FROM typed WHERE i4 IS NOT NULL ORDER BY i4", (n,)).fetchall()
+                              for _ in range(20)]
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in (10, 20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors
+    assert results[10] == [[(11,), (12,)]] * 20
+    assert results[20] == [[(21,), (22,)]] * 20
+
+
+# --- raw protocol -------------------------------------------------------------------------------------------------
+
+def _message(kind: bytes, payload: bytes) -> bytes:
+    return kind + struct.pack("!i", len(payload) + 4) + payload
+
+
+def _startup(user: str = "raw") -> bytes:
+    body = struct.pack("!i", 3 << 16) + b"user\0" + user.encode() + b"\0\0"
+    return struct.pack("!i", len(body) + 4) + body
+
+
+def _read_messages(sock: socket.socket, until: bytes = b"Z", timeout: float = 10) -> list[tuple[bytes, bytes]]:
+    """Messages up to and including the first of type `until`, or up to the end of the stream."""
+    sock.settimeout(timeout)
+    buffer = b""
+    messages = []
+    while True:
+        while len(buffer) >= 5:
+            length = struct.unpack("!i", buffer[1:5])[0]
+            if len(buffer) < 1 + length:
+                break
+            messages.append((buffer[:1], buffer[5:1 + length]))
+            buffer = buffer[1 + length:]
+            if messages[-1][0] == until:
+                return messages
+        chunk = sock.recv(65536)
+        if not chunk:
+            return messages
+        buffer += chunk
+
+
+def _raw_connection(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(_startup())
+    assert _read_messages(sock)[-1] == (b"Z", b"I")
+    return sock
+
+
+def _error_fields(payload: bytes) -> dict[str, str]:
+    return {part[:1].decode(): part[1:].decode() for part in payload.split(b"\0") if part}
+
+
+def test_ssl_request_is_declined_and_startup_continues(server):
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(struct.pack("!ii", 8, 80877103))
+        assert sock.recv(1) == b"N"
+        sock.sendall(_startup())
+        kinds = [k for k, _ in _read_messages(sock)]
+        assert kinds[0] == b"R" and b"K" in kinds and kinds[-1] == b"Z"
+
+
+def test_empty_query_and_multi_statement_raw(server):
+    port, _ = server
+    with _raw_connection(port) as sock:
+        sock.sendall(_message(b"Q", b"  \0"))
+        assert [k for k, _ in _read_messages(sock)] == [b"I", b"Z"]
+        sock.sendall(_message(b"Q", b"SELECT 1; SELECT nope; SELECT 3\0"))
+        messages = _read_messages(sock)
+        assert [k for k, _ in messages] == [b"T", b"D", b"C", b"E", b"Z"]
+        fields = _error_fields(messages[3][1])
+        assert fields["C"] == "42703" and fields["P"] == "18"
+
+
+def test_portal_row_limit_suspends(server):
+    port, _ = server
+    with _raw_connection(port) as sock:
+        sock.sendall(_message(b"P", b"\0SELECT i4 FROM typed ORDER BY i4\0\0\0")
+                     + _message(b"B", b"\0\0\0\0\0\0\0\0")
+                     + _message(b"E", b"\0" + struct.pack("!i", 2))
+                     + _message(b"E", b"\0" + struct.pack("!i", 2))
+                     + _message(b"S", b""))
+        kinds = [k for k, _ in _read_messages(sock)]
+        assert kinds == [b"1", b"2", b"D", b"D", b"s", b"D", b"C", b"Z"]
+
+
+def test_truncated_message_gets_protocol_error_and_close(server):
+    port, _ = server
+    with _raw_connection(port) as sock:
+        sock.sendall(b"Q" + struct.pack("!i", 100) + b"SELECT")
+        sock.shutdown(socket.SHUT_WR)
+        messages = _read_messages(sock, until=b"-")
+        assert [k for k, _ in messages] == [b"E"]
+        fields = _error_fields(messages[0][1])
+        assert fields["S"] == "FATAL" and fields["C"] == "08P01"
+
+
+def test_oversized_message_is_refused(server):
+    port, _ = server
+    with _raw_connection(port) as sock:
+        sock.sendall(b"Q" + struct.pack("!I", 0x7FFFFFFF))
+        messages = _read_messages(sock, until=b"-")
+        assert [k for k, _ in messages] == [b"E"]
+        assert _error_fields(messages[0][1])["C"] == "08P01"
+
+
+def test_garbage_connection_is_closed_and_server_keeps_serving(server, conn):
+    port, process = server
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(bytes(range(256)) * 4)
+        sock.settimeout(10)
+        received = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+        assert received[:1] in (b"", b"E")
+    assert process.poll() is None
+    assert conn.execute("SELECT 42").fetchone() == (42,)
+
+
+def test_non_loopback_listen_requires_authentication(run_kestrel):
+    result = run_kestrel("serve", "--listen", "0.0.0.0", "--pg-port", "0", timeout=30)
+    assert result.returncode == 2, result.describe()
+    assert "requires authentication" in result.stderr
