@@ -1,10 +1,9 @@
 #pragma once
 /// `kestrel serve`: the engine behind the PostgreSQL wire protocol (more protocols to come, issue 14).
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "main/database.hpp"
 

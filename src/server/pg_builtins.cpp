@@ -81,8 +81,7 @@ std::optional<std::string> transaction_statement(std::string_view sql, char& tra
 
 std::optional<StatementResult> builtin_query(std::string_view sql,
                                              const std::vector<std::pair<std::string, std::string>>& parameters) {
-  static const std::regex kVersion(R"(\s*select\s+(pg_catalog\s*\.\s*)?version\s*\(\s*\)\s*;?\s*)",
-                                   std::regex::icase);
+  static const std::regex kVersion(R"(\s*select\s+(pg_catalog\s*\.\s*)?version\s*\(\s*\)\s*;?\s*)", std::regex::icase);
   if (std::regex_match(sql.begin(), sql.end(), kVersion)) {
     return single_text_result("version", std::string("PostgreSQL ") + kServerVersion);
   }

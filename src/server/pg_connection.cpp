@@ -105,9 +105,12 @@ bool PgConnection::startup() {
       std::string name(in.cstring());
       if (name.empty()) break;
       std::string value(in.cstring());
-      if (name == "user") user_ = value;
-      else if (name == "database") database_ = value;
-      else if (name.rfind("_pq_.", 0) == 0) unknown_options.push_back(name);
+      if (name == "user")
+        user_ = value;
+      else if (name == "database")
+        database_ = value;
+      else if (name.rfind("_pq_.", 0) == 0)
+        unknown_options.push_back(name);
     }
     if (user_.empty()) {
       send_error({"FATAL", "28000", "no PostgreSQL user name specified in startup packet", std::nullopt});

@@ -68,9 +68,14 @@ void PgConnection::bind(PayloadReader& in) {
   std::vector<ParameterValue> values(count);
   for (int16_t i = 0; i < count; ++i) {
     int32_t length = in.int32();
-    if (length >= 0) values[i].bytes = std::string(in.bytes(static_cast<size_t>(length)));
-    else if (length != -1) throw ProtocolViolation("invalid parameter length in Bind");
-    int16_t format = formats.empty() ? 0 : formats.size() == 1 ? formats[0] : i < static_cast<int16_t>(formats.size()) ? formats[i] : -1;
+    if (length >= 0)
+      values[i].bytes = std::string(in.bytes(static_cast<size_t>(length)));
+    else if (length != -1)
+      throw ProtocolViolation("invalid parameter length in Bind");
+    int16_t format = formats.empty()                            ? 0
+                     : formats.size() == 1                      ? formats[0]
+                     : i < static_cast<int16_t>(formats.size()) ? formats[i]
+                                                                : -1;
     if (format != 0 && format != 1) throw ProtocolViolation("invalid parameter format code in Bind");
     values[i].format = format;
   }
@@ -84,8 +89,9 @@ void PgConnection::bind(PayloadReader& in) {
   }
   const Prepared& prepared = it->second;
   if (values.size() != prepared.parameter_types.size()) {
-    throw InvalidInput("bind message supplies " + std::to_string(values.size()) + " parameters, but prepared statement \"" +
-                           statement_name + "\" requires " + std::to_string(prepared.parameter_types.size()),
+    throw InvalidInput("bind message supplies " + std::to_string(values.size()) +
+                           " parameters, but prepared statement \"" + statement_name + "\" requires " +
+                           std::to_string(prepared.parameter_types.size()),
                        "08P01");
   }
   for (size_t i = 0; i < values.size(); ++i) values[i].type_oid = prepared.parameter_types[i];
@@ -107,7 +113,8 @@ void PgConnection::describe(PayloadReader& in) {
     if (it == prepared_.end()) throw InvalidInput("prepared statement \"" + name + "\" does not exist", "26000");
     MessageBuilder description('t');
     description.int16(static_cast<int16_t>(it->second.parameter_types.size()));
-    for (int32_t oid : it->second.parameter_types) description.int32(oid == 0 ? static_cast<int32_t>(TypeOid::kText) : oid);
+    for (int32_t oid : it->second.parameter_types)
+      description.int32(oid == 0 ? static_cast<int32_t>(TypeOid::kText) : oid);
     stream_.queue(description.finish());
     // The result columns are known only once the statement runs (Describe of its portal gives them).
     stream_.queue(MessageBuilder('n').finish());
@@ -117,8 +124,10 @@ void PgConnection::describe(PayloadReader& in) {
   auto it = portals_.find(name);
   if (it == portals_.end()) throw InvalidInput("portal \"" + name + "\" does not exist", "34000");
   run_portal(it->second);
-  if (it->second.result->schema) send_row_description(*it->second.result->schema);
-  else stream_.queue(MessageBuilder('n').finish());  // NoData
+  if (it->second.result->schema)
+    send_row_description(*it->second.result->schema);
+  else
+    stream_.queue(MessageBuilder('n').finish());  // NoData
 }
 
 void PgConnection::execute(PayloadReader& in) {
@@ -159,9 +168,12 @@ void PgConnection::run_portal(Portal& portal) {
 void PgConnection::close_object(PayloadReader& in) {
   char kind = static_cast<char>(in.byte());
   std::string name(in.cstring());
-  if (kind == 'S') prepared_.erase(name);
-  else if (kind == 'P') portals_.erase(name);
-  else throw ProtocolViolation("invalid Close kind");
+  if (kind == 'S')
+    prepared_.erase(name);
+  else if (kind == 'P')
+    portals_.erase(name);
+  else
+    throw ProtocolViolation("invalid Close kind");
   stream_.queue(MessageBuilder('3').finish());  // CloseComplete
 }
 

@@ -13,9 +13,9 @@ namespace kestrel::server::pg {
 
 /// One parameter value of a Bind message.
 struct ParameterValue {
-  int32_t type_oid = 0;               ///< from Parse; 0 = unspecified
-  int16_t format = 0;                 ///< 0 text, 1 binary
-  std::optional<std::string> bytes;   ///< nullopt = NULL
+  int32_t type_oid = 0;              ///< from Parse; 0 = unspecified
+  int16_t format = 0;                ///< 0 text, 1 binary
+  std::optional<std::string> bytes;  ///< nullopt = NULL
 };
 
 /// A statement with its parameters substituted.
@@ -28,7 +28,7 @@ class BoundStatement {
  private:
   friend BoundStatement bind_parameters(std::string_view sql, const std::vector<ParameterValue>& values);
   struct Replacement {
-    size_t bound_begin, bound_end;  ///< the literal's range in sql_
+    size_t bound_begin, bound_end;        ///< the literal's range in sql_
     size_t original_begin, original_end;  ///< where `$n` was in the original
   };
   std::string sql_;

@@ -60,7 +60,9 @@ bool PgConnection::send_rows(Portal& portal, size_t limit) {
   return false;
 }
 
-void PgConnection::send_command_complete(const std::string& tag) { stream_.queue(MessageBuilder('C').cstring(tag).finish()); }
+void PgConnection::send_command_complete(const std::string& tag) {
+  stream_.queue(MessageBuilder('C').cstring(tag).finish());
+}
 
 void PgConnection::send_error(const ClientError& error) {
   MessageBuilder m('E');
@@ -71,7 +73,9 @@ void PgConnection::send_error(const ClientError& error) {
   stream_.queue(m.finish());
 }
 
-void PgConnection::send_ready() { stream_.queue(MessageBuilder('Z').byte(static_cast<uint8_t>(transaction_)).finish()); }
+void PgConnection::send_ready() {
+  stream_.queue(MessageBuilder('Z').byte(static_cast<uint8_t>(transaction_)).finish());
+}
 
 ClientError PgConnection::client_error(const std::exception& e, std::string_view query, size_t statement_offset,
                                        const BoundStatement* bound) const {
