@@ -69,6 +69,9 @@ void PgConnection::serve() {
   } catch (const std::exception& e) {
     send_error({"FATAL", "XX000", e.what(), std::nullopt});
     stream_.flush();
+  } catch (...) {
+    send_error({"FATAL", "XX000", "unknown internal error", std::nullopt});
+    stream_.flush();
   }
   server_.unregister_connection(this);
   ::shutdown(fd_, SHUT_RDWR);

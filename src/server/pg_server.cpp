@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <system_error>
 #include <thread>
 
 #include "common/error.hpp"
@@ -79,10 +80,15 @@ void PgServer::run() {
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     uint64_t id = next_connection_id_.fetch_add(1);
-    std::thread([this, fd, id] {
-      PgConnection connection(fd, id, *this);
-      connection.serve();
-    }).detach();
+    try {
+      std::thread([this, fd, id] {
+        PgConnection connection(fd, id, *this);
+        connection.serve();
+      }).detach();
+    } catch (const std::system_error& e) {  // no thread to be had: refuse this client, keep serving the others
+      log_line(std::string("pg: cannot start a connection thread: ") + e.what());
+      ::close(fd);
+    }
   }
 }
 
