@@ -1,5 +1,6 @@
 #include "catalog/loaded_table.hpp"
 #include "parser/parser.hpp"
+#include "common/check.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/expression_utils.hpp"
@@ -80,8 +81,52 @@ LogicalPtr Binder::bind_table_ref(const ast::TableRef& ref, Scope& scope) {
     case ast::TableRefKind::kSubquery: {
       const auto& sub = ref.as<ast::SubqueryRef>();
       if (sub.lateral) throw NotImplemented("LATERAL sub-queries are not supported yet", sub.position);
-      LogicalPtr plan = bind_query(*sub.query);
+      Correlation* enclosing = from_correlation_;
+      if (enclosing == nullptr) {
+        LogicalPtr plan = bind_query(*sub.query);
+        apply_alias(sub.alias, "", *plan, scope);
+        return plan;
+      }
+      // A derived table of a sub-query may read the outer query. First binding: report the outer columns it reads
+      // (the enclosing sub-query is then bound again in domain form). Domain form: it reads them from its own copy
+      // of the domain and outputs them last, as hidden columns "#derived_domain<d>" that the enclosing SELECT
+      // equates with its domain.
+      if (enclosing->domain) {
+        // Domain form: a derived table that reads no outer column is bound as it is.
+        Correlation probe{enclosing->outer, {}};
+        from_correlation_ = nullptr;
+        bind_query(*sub.query, &probe);
+        from_correlation_ = enclosing;
+        if (probe.conjuncts.empty() && probe.discovered.empty()) {
+          LogicalPtr plan = bind_query(*sub.query);
+          apply_alias(sub.alias, "", *plan, scope);
+          return plan;
+        }
+      }
+      Correlation own{enclosing->outer, {}};
+      own.domain = enclosing->domain;
+      own.domain_index = enclosing->domain_index;
+      own.nested = true;
+      from_correlation_ = nullptr;
+      LogicalPtr plan = bind_query(*sub.query, &own);
+      from_correlation_ = enclosing;
+      if (!enclosing->domain) {
+        if (!own.conjuncts.empty() || !own.discovered.empty()) {
+          for (const auto* list : {&own.conjuncts, &own.discovered}) {
+            enclosing->discovered.insert(enclosing->discovered.end(), list->begin(), list->end());
+          }
+        }
+        apply_alias(sub.alias, "", *plan, scope);
+        return plan;
+      }
       apply_alias(sub.alias, "", *plan, scope);
+      const size_t domain_columns = own.domain_index.size();
+      KESTREL_CHECK_GE(scope.columns.size(), domain_columns);
+      for (size_t d = 0; d < domain_columns; ++d) {
+        ScopeColumn& c = scope.columns[scope.columns.size() - domain_columns + d];
+        c.name = "#derived_domain" + std::to_string(d);
+        c.hidden = true;
+      }
       return plan;
     }
     case ast::TableRefKind::kTableFunction: return bind_table_function(ref.as<ast::TableFunctionRef>(), scope);

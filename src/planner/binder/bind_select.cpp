@@ -4,6 +4,7 @@
 #include <set>
 
 #include "planner/binder/binder.hpp"
+#include "planner/expression_utils.hpp"
 #include "planner/binder/expr_binder.hpp"
 
 namespace kestrel::plan {
@@ -145,7 +146,15 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     values->rows.emplace_back();
     plan = values;
   } else {
-    plan = bind_from(select.from, scope);
+    Correlation* saved = from_correlation_;
+    from_correlation_ = correlation;
+    try {
+      plan = bind_from(select.from, scope);
+    } catch (...) {
+      from_correlation_ = saved;
+      throw;
+    }
+    from_correlation_ = saved;
   }
   if (correlation != nullptr && correlation->domain) {
     // Domain form: the outer values the sub-query reads come from a cross-joined domain of distinct values.
@@ -155,6 +164,22 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       correlation->outer_to_local[outer_index] = from_width + d;
       const Field& f = correlation->domain->output[d];
       scope.columns.push_back({"#domain", f.name, f.type, from_width + d, true});
+    }
+    // Derived tables of the FROM read the outer values from their own copy of the domain: the same values.
+    std::vector<ExprPtr> same;
+    for (const ScopeColumn& c : scope.columns) {
+      if (c.name.rfind("#derived_domain", 0) != 0) continue;
+      const size_t d = std::stoul(c.name.substr(15));
+      const size_t mine = from_width + d;
+      null_safe_equalities(make_column_ref(c.index, c.type, ""), make_column_ref(mine, plan->output[mine].type, ""),
+                           same);
+    }
+    if (!same.empty()) {
+      auto filter = std::make_shared<LogicalFilter>();
+      filter->predicate = make_conjunction(same);
+      filter->output = plan->output;
+      filter->children = {plan};
+      plan = filter;
     }
   }
   if (select.where) {
@@ -284,6 +309,11 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   input_ctx.window = &windows;
 
   if (correlation != nullptr) correlation->aggregated = aggregated;
+  if (correlation != nullptr && correlation->domain && correlation->nested && aggregated && select.group_by.empty()) {
+    // In domain form it would have no row for an outer value whose rows are none, where SQL gives one row.
+    throw NotImplemented("an aggregate without GROUP BY inside a set operation or derived table of a correlated "
+                         "sub-query", select.position);
+  }
   std::vector<ExprPtr> exprs;
   for (size_t i = 0; i < item_exprs.size(); ++i) {
     if (item_exprs[i] == nullptr) {

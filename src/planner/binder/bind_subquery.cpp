@@ -113,7 +113,7 @@ LogicalPtr Binder::make_subquery_join(LogicalPtr left, LogicalPtr right, JoinTyp
 ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx) {
   Correlation correlation{ctx.scope, {}};
   LogicalPtr sub = binder_.bind_query(subquery_of(expr), &correlation);
-  bool correlated = !correlation.conjuncts.empty();
+  bool correlated = !correlation.conjuncts.empty() || !correlation.discovered.empty();
   if (expr.is<ast::ScalarSubquery>()) {
     require_one_column(*sub, expr.position);
     if (!correlated) {
@@ -129,7 +129,7 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
                            "without GROUP BY", expr.position);
     }
     size_t width = (*ctx.host)->output.size();
-    if (!correlation.aggregated) {
+    if (!needs_domain(correlation)) {
       *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kSingle, nullptr, correlation, false);
       return make_column_ref(width, sub->output[0].type, "#subquery");
     }
@@ -141,7 +141,7 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
   }
   size_t width = (*ctx.host)->output.size();
   std::vector<ExprPtr> domain_keys;
-  if (correlation.aggregated && correlated) {
+  if (needs_domain(correlation)) {
     // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
     DomainSubquery d = binder_.bind_in_domain(subquery_of(expr), correlation, *ctx.host);
     sub = d.plan;
@@ -241,12 +241,14 @@ ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& out
 DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation& first, const LogicalPtr& host) {
   // The outer columns the sub-query reads, as a domain of distinct values computed from the host plan.
   std::set<size_t> outer_columns;
-  for (const auto& c : first.conjuncts) {
-    std::function<void(const Expr&)> visit = [&](const Expr& e) {
-      if (e.kind == ExprKind::kColumnRef && e.outer_depth > 0) outer_columns.insert(e.column_index);
-      for (const auto& child : e.children) visit(*child);
-    };
-    visit(*c);
+  for (const auto* list : {&first.conjuncts, &first.discovered}) {
+    for (const auto& c : *list) {
+      std::function<void(const Expr&)> visit = [&](const Expr& e) {
+        if (e.kind == ExprKind::kColumnRef && e.outer_depth > 0) outer_columns.insert(e.column_index);
+        for (const auto& child : e.children) visit(*child);
+      };
+      visit(*c);
+    }
   }
   auto domain = std::make_shared<LogicalAggregate>();
   Correlation second{first.outer, {}};
@@ -272,21 +274,21 @@ DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation
       out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {a, b}));
       continue;
     }
-    // NULL equal to NULL, as two equalities a join hashes (IS NOT DISTINCT FROM would run as a nested loop):
-    // (a IS NULL) = (b IS NULL) and COALESCE(a, z) = COALESCE(b, z) for a constant z of the type.
-    const std::optional<Value> z = filler_value(a->type);
-    if (!z || !(a->type == b->type)) {
-      out.keys.push_back(make_function(ScalarFunction::kIsNotDistinctFrom, TypeId::kBoolean, {a, b}));
-      continue;
-    }
-    auto is_null = [](const ExprPtr& e) { return make_node(ExprKind::kIsNull, TypeId::kBoolean, {e}); };
-    auto filled = [&](const ExprPtr& e) {
-      return make_function(ScalarFunction::kCoalesce, e->type, {e, make_constant(*z)});
-    };
-    out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {is_null(a), is_null(b)}));
-    out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {filled(a), filled(b)}));
+    null_safe_equalities(a, b, out.keys);
   }
   return out;
+}
+
+void null_safe_equalities(const ExprPtr& a, const ExprPtr& b, std::vector<ExprPtr>& out) {
+  const std::optional<Value> z = filler_value(a->type);
+  if (!z || !(a->type == b->type)) {
+    out.push_back(make_function(ScalarFunction::kIsNotDistinctFrom, TypeId::kBoolean, {a, b}));
+    return;
+  }
+  auto is_null = [](const ExprPtr& e) { return make_node(ExprKind::kIsNull, TypeId::kBoolean, {e}); };
+  auto filled = [&](const ExprPtr& e) { return make_function(ScalarFunction::kCoalesce, e->type, {e, make_constant(*z)}); };
+  out.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {is_null(a), is_null(b)}));
+  out.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {filled(a), filled(b)}));
 }
 
 ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx,
@@ -358,7 +360,7 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
       Correlation sub_corr{&scope, {}};
       LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
       std::vector<ExprPtr> domain_keys;
-      if (sub_corr.aggregated && !sub_corr.conjuncts.empty()) {
+      if (needs_domain(sub_corr)) {
         // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
         DomainSubquery d = bind_in_domain(subquery_of(*inner), sub_corr, plan);
         sub = d.plan;

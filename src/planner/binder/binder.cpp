@@ -141,21 +141,34 @@ LogicalPtr Binder::bind_set_operation(const ast::SetOperation& op, Correlation* 
     left_corr.outer = right_corr.outer = correlation->outer;
     left_corr.domain = right_corr.domain = correlation->domain;
     left_corr.domain_index = right_corr.domain_index = correlation->domain_index;
+    left_corr.nested = right_corr.nested = true;
   }
   Correlation* lc = correlation != nullptr ? &left_corr : nullptr;
   Correlation* rc = correlation != nullptr ? &right_corr : nullptr;
-  LogicalPtr left = bind_body(*op.left, &left_names, lc);
-  LogicalPtr right = bind_body(*op.right, &right_names, rc);
+  // In domain form a branch that reads no outer column is bound as it is, then cross-joined with the domain (its
+  // rows hold for every outer value; an aggregate without GROUP BY keeps its one row).
+  auto bind_branch = [&](const ast::QueryBody& body, std::vector<std::string>* names, Correlation* c) {
+    if (c == nullptr || !c->domain) return bind_body(body, names, c);
+    Correlation probe{c->outer, {}};
+    bind_body(body, names, &probe);
+    if (!probe.conjuncts.empty() || !probe.discovered.empty()) return bind_body(body, names, c);
+    LogicalPtr plain = make_cross_join(bind_body(body, names, nullptr), c->domain);
+    for (size_t d = names->size(); d < plain->output.size(); ++d) names->push_back("#corr" + std::to_string(d));
+    return plain;
+  };
+  LogicalPtr left = bind_branch(*op.left, &left_names, lc);
+  LogicalPtr right = bind_branch(*op.right, &right_names, rc);
   if (correlation != nullptr && !correlation->domain) {
     const bool correlated = !left_corr.conjuncts.empty() || !right_corr.conjuncts.empty() ||
-                            left_corr.set_operation || right_corr.set_operation;
+                            !left_corr.discovered.empty() || !right_corr.discovered.empty();
     if (correlated) {
-      // First binding: report the outer columns the branches read (through their conjuncts) and ask for the
-      // domain form; the plan returned here is not used.
+      // First binding: report the outer columns the branches read and ask for the domain form; the plan returned
+      // here is not used.
       correlation->set_operation = true;
-      correlation->aggregated = true;
       for (auto* c : {&left_corr, &right_corr}) {
-        correlation->conjuncts.insert(correlation->conjuncts.end(), c->conjuncts.begin(), c->conjuncts.end());
+        for (const auto* list : {&c->conjuncts, &c->discovered}) {
+          correlation->discovered.insert(correlation->discovered.end(), list->begin(), list->end());
+        }
       }
       return left;
     }

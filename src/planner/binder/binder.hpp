@@ -54,7 +54,22 @@ struct Correlation {
   /// and its join back on the domain treats NULL as equal to NULL, since a branch that reads no outer column has
   /// rows for a NULL outer value too).
   bool set_operation = false;
+  /// Found while binding (first binding only): conjuncts of set-operation branches and derived tables that read
+  /// outer columns. They only tell which outer columns the domain needs (their other columns index plans that the
+  /// domain form binds anew).
+  std::vector<ExprPtr> discovered;
+  /// A branch of a set operation or a derived table inside the sub-query (not its top SELECT).
+  bool nested = false;
 };
+
+/// Appends to `out` the conditions that `a` and `b` (one type) are equal or both NULL, as equalities a join hashes
+/// ((a IS NULL) = (b IS NULL) and COALESCE(a, z) = COALESCE(b, z)); IS NOT DISTINCT FROM for types without a z.
+void null_safe_equalities(const ExprPtr& a, const ExprPtr& b, std::vector<ExprPtr>& out);
+
+/// Whether the sub-query whose first binding filled `c` must be bound again in domain form.
+inline bool needs_domain(const Correlation& c) {
+  return !c.discovered.empty() || (c.aggregated && !c.conjuncts.empty());
+}
 
 /// A correlated sub-query bound in domain form over the host plan: its plan ([visible columns..., domain
 /// columns...]) and the equalities of the host's outer columns with its domain columns (over host ++ sub-query).
@@ -114,6 +129,8 @@ class Binder {
   LogicalPtr apply_order_limit(LogicalPtr plan, const ast::Query& query, const std::vector<std::string>& names);
 
   const catalog::Catalog& catalog_;
+  /// The correlation of the SELECT whose FROM is being bound (derived tables there may read its outer query).
+  Correlation* from_correlation_ = nullptr;
   std::vector<std::map<std::string, Cte>> cte_scopes_;
 };
 
