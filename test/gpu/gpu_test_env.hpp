@@ -4,13 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <numeric>
 #include <vector>
 
 #include "exec/context.hpp"
+#include "exec/pipeline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/memory_resource.hpp"
 #include "gpu/stream.hpp"
+#include "vector/transfer.hpp"
 
 namespace kestrel::testing {
 
@@ -53,6 +57,29 @@ class MultiDriverGpuTest : public GpuTest {
     exec::ExecContext ctx;
     ctx.device_mr = &device_mr();
     return ctx;
+  }
+
+  /// Feeds batch j (with its place `morsel[j]`, `sequence[j]` in the input order) to driver j % kDrivers (copied to
+  /// the device on that driver's stream when `device`), then combines and finalizes. Like the scheduler (drivers
+  /// claim morsels in increasing order), each driver sees its batches in increasing (morsel, sequence) order; the
+  /// drivers' shares interleave at random.
+  void drive(exec::Sink& sink, const std::vector<Batch>& batches, const std::vector<size_t>& morsel,
+             const std::vector<size_t>& sequence, bool device) {
+    exec::ExecContext ctx = context();
+    std::vector<std::unique_ptr<exec::Sink::LocalState>> locals;
+    for (size_t d = 0; d < kDrivers; ++d) locals.push_back(sink.make_local_state(ctx));
+    std::vector<size_t> order(batches.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::pair(morsel[a], sequence[a]) < std::pair(morsel[b], sequence[b]);
+    });
+    for (size_t j : order) {
+      const size_t d = j % kDrivers;
+      Batch batch = device ? copy_batch(batches[j], device_mr(), driver(d)) : batches[j];
+      sink.consume(*locals[d], morsel[j], sequence[j], std::move(batch), ctx);
+    }
+    for (auto& l : locals) sink.combine(*l, ctx);
+    sink.finalize(ctx);
   }
 
  private:

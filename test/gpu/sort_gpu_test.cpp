@@ -165,25 +165,8 @@ void expect_same_rows(const std::vector<Row>& got, const std::vector<Row>& want,
 
 class SortGpuTest : public MultiDriverGpuTest {
  protected:
-  /// Feeds batch j to driver j % kDrivers (device batches copied on that driver's stream), then combines and
-  /// finalizes. Like the scheduler (drivers claim morsels in increasing order), each driver sees its batches in
-  /// increasing (morsel, sequence) order, which SortSink relies on; the drivers' shares interleave at random.
   void drive(exec::Sink& sink, const Input& in, bool device) {
-    exec::ExecContext ctx = context();
-    std::vector<std::unique_ptr<exec::Sink::LocalState>> locals;
-    for (size_t d = 0; d < kDrivers; ++d) locals.push_back(sink.make_local_state(ctx));
-    std::vector<size_t> order(in.batches.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return std::pair(in.morsel[a], in.sequence[a]) < std::pair(in.morsel[b], in.sequence[b]);
-    });
-    for (size_t j : order) {
-      const size_t d = j % kDrivers;
-      Batch batch = device ? copy_batch(in.batches[j], device_mr(), driver(d)) : in.batches[j];
-      sink.consume(*locals[d], in.morsel[j], in.sequence[j], std::move(batch), ctx);
-    }
-    for (auto& l : locals) sink.combine(*l, ctx);
-    sink.finalize(ctx);
+    MultiDriverGpuTest::drive(sink, in.batches, in.morsel, in.sequence, device);
   }
 
   static std::vector<Row> cpu_output(const exec::SortedOutput& sorted) {

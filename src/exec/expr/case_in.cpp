@@ -158,18 +158,19 @@ Operand eval_logic(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
   return result;
 }
 
-Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+plan::ExprPtr lazy_in_list(const plan::Expr& e) {
   bool lazy = false;
   for (size_t i = 2; i < e.children.size(); ++i) lazy = lazy || can_raise(*e.children[i]);
-  if (lazy) {
-    // x IN (a, b) is x = a OR x = b: an item that may raise is evaluated only on the rows not matched yet.
-    std::vector<plan::ExprPtr> equalities;
-    for (size_t i = 1; i < e.children.size(); ++i) {
-      equalities.push_back(
-          plan::make_function(ScalarFunction::kEqual, TypeId::kBoolean, {e.children[0], e.children[i]}));
-    }
-    return eval_logic(*plan::make_node(ExprKind::kOr, TypeId::kBoolean, std::move(equalities)), input, ctx);
+  if (!lazy) return nullptr;
+  std::vector<plan::ExprPtr> equalities;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    equalities.push_back(plan::make_function(ScalarFunction::kEqual, TypeId::kBoolean, {e.children[0], e.children[i]}));
   }
+  return plan::make_node(ExprKind::kOr, TypeId::kBoolean, std::move(equalities));
+}
+
+Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  if (const plan::ExprPtr as_or = lazy_in_list(e)) return eval_logic(*as_or, input, ctx);
   Operand x = eval_operand(*e.children[0], input, ctx);
   std::vector<Operand> items;
   bool items_constant = true;

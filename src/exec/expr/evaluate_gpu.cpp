@@ -723,17 +723,8 @@ DeviceOperand GpuEvaluator::logic_lazy(const plan::Expr& e, const Scope& scope) 
 }
 
 DeviceOperand GpuEvaluator::in_list(const plan::Expr& e, const Scope& scope) {
-  bool lazy = false;
-  for (size_t i = 2; i < e.children.size(); ++i) lazy = lazy || can_raise(*e.children[i]);
-  if (lazy) {
-    // x IN (a, b) is x = a OR x = b: an item that may raise runs only on the rows not matched yet.
-    std::vector<plan::ExprPtr> equalities;
-    for (size_t i = 1; i < e.children.size(); ++i) {
-      equalities.push_back(
-          plan::make_function(ScalarFunction::kEqual, TypeId::kBoolean, {e.children[0], e.children[i]}));
-    }
-    return logic_lazy(*plan::make_node(ExprKind::kOr, TypeId::kBoolean, std::move(equalities)), scope);
-  }
+  // An item that may raise runs only on the rows not matched yet (the IN as its OR).
+  if (const plan::ExprPtr as_or = lazy_in_list(e)) return logic_lazy(*as_or, scope);
   DeviceOperand x = eval(*e.children[0], scope);
   std::vector<DeviceOperand> items;
   bool items_constant = true;

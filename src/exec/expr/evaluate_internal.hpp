@@ -28,6 +28,10 @@ Operand eval_case(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 /// whose result it can still change (PostgreSQL's `x <> 0 AND 10 / x > 1` raises nothing).
 Operand eval_logic(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
+/// x IN (a, b, ...) as x = a OR x = b ... when an item after the first may raise (so that, evaluated as that OR, it
+/// runs only on the rows not matched yet); null otherwise.
+plan::ExprPtr lazy_in_list(const plan::Expr& e);
+
 /// x IN (a, b, ...) with SQL NULL semantics; an item that may raise is evaluated only on rows not matched yet.
 Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
