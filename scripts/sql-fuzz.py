@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""A bounded SQL fuzzer: random (but valid) queries over the TPC-H tables, run by Kestrel on the CPU and by DuckDB
-on the same Parquet files, answers compared value by value.
+"""A bounded SQL fuzzer: random (but valid) queries over the TPC-H tables or a TPC-DS subset (the store sales
+star, whose columns hold NULLs), run by Kestrel on the CPU (or the GPU) and by DuckDB on the same Parquet files,
+answers compared value by value.
 
   .venv/bin/python scripts/sql-fuzz.py [--seed N] [--queries N | --seconds S] [--kestrel build/kestrel] [--sf 0.01]
+      [--schema tpch|tpcds] [--device cpu|gpu]
+
+TPC-DS data: .cache/tpcds/sf0.01, made by `.venv-tpcds/bin/python scripts/tpcds-check.py --sf 0.01` (or its
+generate()).
 
 Query i of a seed is generated from its own random stream (seed and i), never from earlier results, so a run is
 deterministic for a given seed and `--only I` regenerates one query alone. Shapes: filters and projections of one
@@ -32,6 +37,7 @@ import argparse
 import dataclasses
 import datetime
 import decimal
+import os
 import pathlib
 import random
 import re
@@ -107,6 +113,92 @@ SQL_TYPE = {"int": "BIGINT", "dec": "DECIMAL(15,2)", "dbl": "DOUBLE", "str": "VA
 POSITIVE = {"l_quantity", "l_extendedprice", "p_retailprice", "o_totalprice", "ps_supplycost"}   # never zero
 LOW_CARDINALITY = {"r_name", "n_name", "c_mktsegment", "o_orderstatus", "o_orderpriority", "p_mfgr", "p_brand",
                    "p_container", "p_type", "l_returnflag", "l_linestatus", "l_shipinstruct", "l_shipmode"}
+
+
+# Tables the query shapes pick from (by role), for the TPC-H schema.
+CROSS_LEFT = SMALL + ["supplier"]     # the left side of small cross / theta joins
+CROSS_THIRD = "region"                # a third table joined to them
+SCALAR_TABLES = ["nation", "supplier", "customer", "part"]            # uncorrelated scalar sub-queries in HAVING
+SETOP_TABLES = ["region", "nation", "supplier", "customer", "part", "orders"]
+LIMITED = ("orders",)                 # a set operation over these gets ORDER BY ... LIMIT
+SUBQUERY_BASES = ["customer", "supplier", "part", "orders", "nation", "partsupp"]
+WINDOW_TABLES = ["nation", "region", "supplier", "customer", "part", "orders"]
+WINDOW_LIMITED = ("customer", "part", "orders")  # windows over these get ORDER BY ... LIMIT
+NULLABLE = set()                      # base columns that hold NULLs (TPC-H has none)
+
+# A subset of TPC-DS (DuckDB's dsdgen at SF 0.01, .cache/tpcds/sf0.01): the store sales star and its dimensions,
+# whose columns hold NULLs.
+TPCDS = dict(
+    SCHEMA={
+        "date_dim": (["d_date_sk"], [("d_date_sk", "int"), ("d_date", "date"), ("d_year", "int"), ("d_moy", "int"),
+                                     ("d_dom", "int"), ("d_day_name", "str"), ("d_quarter_name", "str"),
+                                     ("d_holiday", "str")]),
+        "item": (["i_item_sk"], [("i_item_sk", "int"), ("i_item_id", "str"), ("i_current_price", "dec"),
+                                 ("i_brand", "str"), ("i_class", "str"), ("i_category", "str"),
+                                 ("i_manufact_id", "int"), ("i_size", "str"), ("i_color", "str")]),
+        "store": (["s_store_sk"], [("s_store_sk", "int"), ("s_store_id", "str"), ("s_store_name", "str"),
+                                   ("s_number_employees", "int"), ("s_state", "str"), ("s_city", "str"),
+                                   ("s_tax_percentage", "dec")]),
+        "customer": (["c_customer_sk"], [("c_customer_sk", "int"), ("c_customer_id", "str"),
+                                         ("c_current_addr_sk", "int"), ("c_first_name", "str"),
+                                         ("c_last_name", "str"), ("c_birth_year", "int"), ("c_birth_country", "str"),
+                                         ("c_preferred_cust_flag", "str")]),
+        "customer_address": (["ca_address_sk"], [("ca_address_sk", "int"), ("ca_city", "str"), ("ca_county", "str"),
+                                                 ("ca_state", "str"), ("ca_zip", "str"), ("ca_country", "str"),
+                                                 ("ca_gmt_offset", "dec")]),
+        "promotion": (["p_promo_sk"], [("p_promo_sk", "int"), ("p_promo_name", "str"), ("p_cost", "dec"),
+                                       ("p_channel_email", "str"), ("p_response_target", "int")]),
+        "store_sales": (["ss_item_sk", "ss_ticket_number"],
+                        [("ss_item_sk", "int"), ("ss_ticket_number", "int"), ("ss_sold_date_sk", "int"),
+                         ("ss_customer_sk", "int"), ("ss_store_sk", "int"), ("ss_promo_sk", "int"),
+                         ("ss_addr_sk", "int"), ("ss_quantity", "int"), ("ss_sales_price", "dec"),
+                         ("ss_ext_sales_price", "dec"), ("ss_net_profit", "dec"), ("ss_coupon_amt", "dec")]),
+        "store_returns": (["sr_item_sk", "sr_ticket_number"],
+                          [("sr_item_sk", "int"), ("sr_ticket_number", "int"), ("sr_returned_date_sk", "int"),
+                           ("sr_customer_sk", "int"), ("sr_store_sk", "int"), ("sr_return_quantity", "int"),
+                           ("sr_return_amt", "dec"), ("sr_fee", "dec")]),
+    },
+    SMALL=["store", "promotion"],
+    MEDIUM=["store", "promotion", "item", "customer_address", "customer"],
+    BIG=["date_dim", "store_sales", "store_returns"],
+    EDGES=[
+        ("store_sales", "date_dim", [("ss_sold_date_sk", "d_date_sk")], 1, 1),
+        ("store_sales", "item", [("ss_item_sk", "i_item_sk")], 1, 160),
+        ("store_sales", "store", [("ss_store_sk", "s_store_sk")], 1, 28810),
+        ("store_sales", "customer", [("ss_customer_sk", "c_customer_sk")], 1, 29),
+        ("store_sales", "promotion", [("ss_promo_sk", "p_promo_sk")], 1, 9600),
+        ("store_sales", "customer_address", [("ss_addr_sk", "ca_address_sk")], 1, 58),
+        ("store_returns", "store_sales", [("sr_item_sk", "ss_item_sk"), ("sr_ticket_number", "ss_ticket_number")],
+         1, 1),
+        ("store_returns", "date_dim", [("sr_returned_date_sk", "d_date_sk")], 1, 1),
+        ("store_returns", "item", [("sr_item_sk", "i_item_sk")], 1, 16),
+        ("store_returns", "customer", [("sr_customer_sk", "c_customer_sk")], 1, 3),
+        ("customer", "customer_address", [("c_current_addr_sk", "ca_address_sk")], 1, 2),
+        ("item", "item", [("i_manufact_id", "i_manufact_id")], 2, 2),
+    ],
+    ROWS={"date_dim": 73049, "item": 180, "store": 1, "customer": 1000, "customer_address": 500, "promotion": 3,
+          "store_sales": 28810, "store_returns": 2810},
+    POSITIVE=set(),
+    LOW_CARDINALITY={"d_day_name", "d_quarter_name", "d_holiday", "i_category", "i_class", "i_size", "i_color",
+                     "s_state", "s_city", "ca_state", "ca_country", "c_birth_country", "c_preferred_cust_flag",
+                     "p_channel_email"},
+    CROSS_LEFT=["store", "promotion", "item"],
+    CROSS_THIRD="promotion",
+    SCALAR_TABLES=["store", "item", "customer", "promotion"],
+    SETOP_TABLES=["store", "promotion", "item", "customer", "customer_address"],
+    LIMITED=("customer",),
+    SUBQUERY_BASES=["customer", "item", "customer_address", "store_returns", "promotion"],
+    WINDOW_TABLES=["item", "customer", "customer_address", "promotion", "store_returns"],
+    WINDOW_LIMITED=("customer", "customer_address", "store_returns"),
+)
+TPCDS["TABLES"] = list(TPCDS["SCHEMA"])
+TPCDS["NULLABLE"] = {n for _, (keys, cols) in TPCDS["SCHEMA"].items() for n, _ in cols if n not in keys}
+
+
+def use_schema(name):
+    """Makes the generator use the TPC-H (default) or the TPC-DS schema above."""
+    if name == "tpcds":
+        globals().update(TPCDS)
 
 
 def compatible(a, b):
@@ -387,7 +479,7 @@ class Gen:
 
     def table_rel(self, table, nullable=False):
         alias = self.alias()
-        cols = [Col(f"{alias}.{n}", n, t, table, nullable) for n, t in SCHEMA[table][1]]
+        cols = [Col(f"{alias}.{n}", n, t, table, nullable or n in NULLABLE) for n, t in SCHEMA[table][1]]
         return Table(table, alias), Rel(alias, table, cols)
 
     def literal(self, t, col=None):
@@ -1082,7 +1174,7 @@ class Gen:
         return tuple(conds)
 
     def q_cross(self):
-        a_src, a = self.table_rel(self.pick(SMALL + ["supplier"]))
+        a_src, a = self.table_rel(self.pick(CROSS_LEFT))
         b_src, b = self.table_rel(self.pick(SMALL))
         scope = [a, b]
         if self.chance(0.5):
@@ -1094,7 +1186,7 @@ class Gen:
         else:
             joins = [Join("CROSS", b_src, ())]
         if self.chance(0.3):
-            c_src, c = self.table_rel("region")
+            c_src, c = self.table_rel(CROSS_THIRD)
             if self.chance(0.5):
                 kind = self.pick(["INNER", "LEFT", "RIGHT", "FULL"])
                 joins.append(Join(kind, c_src, self.theta(self.pick(scope), c)))
@@ -1157,7 +1249,7 @@ class Gen:
             having.append(self.predicate(key_scope, 1))
         if having and self.chance(0.2):
             # An uncorrelated scalar sub-query in HAVING.
-            table = self.pick(["nation", "supplier", "customer", "part"])
+            table = self.pick(SCALAR_TABLES)
             src, inner = self.table_rel(table)
             c = self.column([inner], self.pick(["int", "dec"])) or self.column([inner], "int")
             q = Select(items=(Item(node(f"{self.pick(['min', 'max', 'avg', 'count'])}({{0}})", "dbl", c[0],
@@ -1201,7 +1293,7 @@ class Gen:
         return Select(items=tuple(items), source=src, where=where)
 
     def q_setop(self):
-        table = self.pick(["region", "nation", "supplier", "customer", "part", "orders"])
+        table = self.pick(SETOP_TABLES)
         cols = SCHEMA[table][1]
         types = [self.pick([t for _, t in cols if t != "str"] + ["str", "str"]) for _ in range(self.rng.randint(1, 3))]
         types = [t if any(ct == t for _, ct in cols) else "int" for t in types]
@@ -1213,14 +1305,14 @@ class Gen:
         q = SetOp(op, left, right)
         if self.chance(0.3):
             q = SetOp(self.pick(["UNION", "UNION ALL", "EXCEPT", "INTERSECT"]), q, self.setop_side(table, types))
-        if self.chance(0.5) or table == "orders":
-            q = dataclasses.replace(q, order=self.order(0.7 if table != "orders" else 1.0))
-            if table == "orders" and q.order.limit is None:
+        if self.chance(0.5) or table in LIMITED:
+            q = dataclasses.replace(q, order=self.order(0.7 if table not in LIMITED else 1.0))
+            if table in LIMITED and q.order.limit is None:
                 q = dataclasses.replace(q, order=dataclasses.replace(q.order, limit=10))
         return q
 
     def q_subquery(self):
-        base = self.pick(["customer", "supplier", "part", "orders", "nation", "partsupp"])
+        base = self.pick(SUBQUERY_BASES)
         source, joins, scope = self.from_clause(self.rng.randint(0, 1), base=base, allow_derived=False)
         where = [self.predicate(scope, 1, subqueries=True) for _ in range(self.rng.randint(1, 2))]
         if not any("SELECT" in w.sql() for w in where):
@@ -1242,7 +1334,7 @@ class Gen:
         return Select(items=tuple(items), source=source, joins=tuple(joins), where=tuple(where), order=order)
 
     def q_window(self):
-        table = self.pick(["nation", "region", "supplier", "customer", "part", "orders"])
+        table = self.pick(WINDOW_TABLES)
         source, rel = self.table_rel(table)
         scope = [rel]
         joins = []
@@ -1268,8 +1360,8 @@ class Gen:
         for i in range(self.rng.randint(1, 3)):
             items.append(Item(self.window_item(merged), f"w{i}"))
         items = [Item(it.expr, f"c{i}") for i, it in enumerate(items)]
-        order = self.order(0.8 if table in ("customer", "part", "orders") else 0.3)
-        if table in ("orders", "customer", "part") and order.limit is None:
+        order = self.order(0.8 if table in WINDOW_LIMITED else 0.3)
+        if table in WINDOW_LIMITED and order.limit is None:
             order = dataclasses.replace(order, limit=20)
         return Select(items=tuple(items), source=source, joins=tuple(joins), where=tuple(where), order=order)
 
@@ -1585,6 +1677,8 @@ def main(argv=None):
     ap.add_argument("--kestrel", default=str(REPO / "build" / "kestrel"))
     ap.add_argument("--device", default="cpu", help="Kestrel's device: cpu, or gpu on the GPU machine (operators "
                     "without a GPU side run on the CPU)")
+    ap.add_argument("--schema", default="tpch", choices=["tpch", "tpcds"],
+                    help="TPC-H (default) or a TPC-DS subset (data: .cache/tpcds/sf0.01, made by scripts/tpcds-check.py)")
     ap.add_argument("--sf", default="0.01", help="TPC-H scale factor of the data (default 0.01)")
     ap.add_argument("--data", default=None, help="a folder with the 8 TPC-H Parquet files (instead of --sf)")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds a query may take (default 30)")
@@ -1596,8 +1690,11 @@ def main(argv=None):
     ap.add_argument("--print", action="store_true", help="print every generated query")
     args = ap.parse_args(argv)
 
+    use_schema(args.schema)
     if args.data:
         data = pathlib.Path(args.data)
+    elif args.schema == "tpcds":
+        data = pathlib.Path(os.environ.get("KESTREL_DATA_CACHE", REPO / ".cache")) / "tpcds" / "sf0.01"
     else:
         sf = float(args.sf)
         data = tpch_support.generate(int(sf) if sf.is_integer() else sf)
