@@ -79,6 +79,23 @@ constexpr bool is_trunc_unit(DatePart part) {
          part != DatePart::kEpoch;
 }
 
+/// True when date_add / date_diff accept `part` as a unit on a DATE (day, week, month, quarter, year) or, with
+/// `timestamp`, also on a TIMESTAMP (hour, minute, second, millisecond), as Presto.
+constexpr bool is_date_add_unit(DatePart part, bool timestamp) {
+  switch (part) {
+    case DatePart::kDay:
+    case DatePart::kWeek:
+    case DatePart::kMonth:
+    case DatePart::kQuarter:
+    case DatePart::kYear: return true;
+    case DatePart::kHour:
+    case DatePart::kMinute:
+    case DatePart::kSecond:
+    case DatePart::kMillisecond: return timestamp;
+    default: return false;
+  }
+}
+
 namespace datetime {
 
 KESTREL_HD constexpr int64_t floor_div64(int64_t a, int64_t b) {
@@ -209,6 +226,111 @@ KESTREL_HD constexpr int64_t timestamp_add_interval(int64_t micros, Interval iv)
 
 /// -interval, part by part.
 KESTREL_HD constexpr Interval negate_interval(Interval iv) { return Interval{-iv.months, -iv.days, -iv.micros}; }
+
+/// Months in one date_add / date_diff unit (year 12, quarter 3, month 1), 0 for the fixed-length units.
+KESTREL_HD constexpr int64_t months_per_unit(DatePart unit) {
+  return unit == DatePart::kYear ? 12 : unit == DatePart::kQuarter ? 3 : unit == DatePart::kMonth ? 1 : 0;
+}
+
+/// Microseconds in one fixed-length date_add / date_diff unit (week .. millisecond), 0 for the month units.
+KESTREL_HD constexpr int64_t micros_per_unit(DatePart unit) {
+  switch (unit) {
+    case DatePart::kWeek: return 7 * kMicrosPerDay;
+    case DatePart::kDay: return kMicrosPerDay;
+    case DatePart::kHour: return 3600 * kMicrosPerSecond;
+    case DatePart::kMinute: return 60 * kMicrosPerSecond;
+    case DatePart::kSecond: return kMicrosPerSecond;
+    case DatePart::kMillisecond: return 1000;
+    default: return 0;
+  }
+}
+
+/// Years a date_add may move a value by: beyond it the day count of a DATE could leave int32.
+inline constexpr int64_t kMaxDateAddYears = 5'000'000;
+
+/// date_add(unit, n, date) for a month unit (day clamped to the month's end, as Presto); false when the result
+/// leaves the supported range.
+KESTREL_HD constexpr bool date_add_months(int32_t days, int64_t n, int64_t months_per, int32_t& out) {
+  if (n > kMaxDateAddYears * 12 || n < -kMaxDateAddYears * 12) return false;
+  const CivilDate c = civil_from_days(days);
+  const int64_t total = static_cast<int64_t>(c.year) * 12 + (c.month - 1) + n * months_per;
+  if (total > kMaxDateAddYears * 12 || total < -kMaxDateAddYears * 12) return false;
+  out = add_months(days, static_cast<int32_t>(n * months_per));
+  return true;
+}
+
+/// A point in time as whole days and the microseconds into the day (0 for a DATE), so that date_diff of DATEs
+/// never needs days * kMicrosPerDay (which leaves int64 for far dates).
+struct DayTime {
+  int64_t day;
+  int64_t micros;  ///< 0 .. kMicrosPerDay - 1
+};
+
+KESTREL_HD constexpr DayTime day_time_of_timestamp(int64_t micros) {
+  const int64_t day = floor_div64(micros, kMicrosPerDay);
+  return DayTime{day, micros - day * kMicrosPerDay};
+}
+
+KESTREL_HD constexpr bool day_time_less(DayTime a, DayTime b) {
+  return a.day < b.day || (a.day == b.day && a.micros < b.micros);
+}
+
+/// Whole months from `a` to `b` (b >= a), Joda's rule that Presto uses: the month difference, less one when b's
+/// remainder in its month is before a's; when b is the last day of its month, a's day of month is capped to it
+/// (date_diff('month', 2024-01-31, 2024-02-29) = 1).
+KESTREL_HD constexpr int64_t months_between_ordered(DayTime a, DayTime b) {
+  const CivilDate ca = civil_from_days(static_cast<int32_t>(a.day));
+  const CivilDate cb = civil_from_days(static_cast<int32_t>(b.day));
+  int64_t diff = (static_cast<int64_t>(cb.year) - ca.year) * 12 + (cb.month - ca.month);
+  int32_t a_day = ca.day;
+  if (cb.day == days_in_month(cb.year, cb.month) && a_day > cb.day) a_day = cb.day;
+  if (cb.day < a_day || (cb.day == a_day && b.micros < a.micros)) --diff;
+  return diff;
+}
+
+/// Whole years from `a` to `b` (b >= a), Joda's rule: a February 29 counts as February 28 against a year without
+/// one, and a day after February 28 in a leap year as one day earlier against a common year's start.
+KESTREL_HD constexpr int64_t years_between_ordered(DayTime a, DayTime b) {
+  const CivilDate ca = civil_from_days(static_cast<int32_t>(a.day));
+  const CivilDate cb = civil_from_days(static_cast<int32_t>(b.day));
+  constexpr int64_t kFeb29 = 31 + 28;  // 0-based day of the year of February 29
+  int64_t a_rem = a.day - days_from_civil(ca.year, 1, 1);
+  int64_t b_rem = b.day - days_from_civil(cb.year, 1, 1);
+  if (a_rem >= kFeb29) {
+    if (is_leap_year(ca.year)) {
+      if (!is_leap_year(cb.year)) --a_rem;
+    } else if (b_rem >= kFeb29 && is_leap_year(cb.year)) {
+      --b_rem;
+    }
+  }
+  int64_t diff = static_cast<int64_t>(cb.year) - ca.year;
+  if (b_rem < a_rem || (b_rem == a_rem && b.micros < a.micros)) --diff;
+  return diff;
+}
+
+/// date_diff(unit, a, b): whole units from a to b, negative when b is before a (truncated toward zero).
+KESTREL_HD constexpr int64_t date_diff(DatePart unit, DayTime a, DayTime b) {
+  const int64_t months_per = months_per_unit(unit);
+  if (months_per != 0) {
+    const bool negative = day_time_less(b, a);
+    const DayTime lo = negative ? b : a, hi = negative ? a : b;
+    const int64_t n = unit == DatePart::kYear ? years_between_ordered(lo, hi)
+                                               : months_between_ordered(lo, hi) / months_per;
+    return negative ? -n : n;
+  }
+  const int64_t unit_micros = micros_per_unit(unit);
+  if (unit_micros % kMicrosPerDay == 0) {
+    // Whole days: the day difference, less one toward zero when the clock parts leave a day incomplete.
+    const int64_t unit_days = unit_micros / kMicrosPerDay;
+    int64_t days = b.day - a.day;
+    if (days > 0 && b.micros < a.micros) --days;
+    if (days < 0 && b.micros > a.micros) ++days;
+    return days / unit_days;
+  }
+  // Clock units on timestamps: the values are within int64 microseconds, so is their difference's day part.
+  const int64_t micros = (b.day - a.day) * kMicrosPerDay + (b.micros - a.micros);
+  return micros / unit_micros;
+}
 
 }  // namespace datetime
 }  // namespace kestrel

@@ -54,6 +54,18 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kGreatest: return "greatest";
     case ScalarFunction::kLeast: return "least";
     case ScalarFunction::kDateSubtractDays: return "-";
+    case ScalarFunction::kLpad: return "lpad";
+    case ScalarFunction::kRpad: return "rpad";
+    case ScalarFunction::kReverse: return "reverse";
+    case ScalarFunction::kSplitPart: return "split_part";
+    case ScalarFunction::kChr: return "chr";
+    case ScalarFunction::kCodepoint: return "codepoint";
+    case ScalarFunction::kTruncate: return "truncate";
+    case ScalarFunction::kCbrt: return "cbrt";
+    case ScalarFunction::kLog2: return "log2";
+    case ScalarFunction::kDateAdd: return "date_add";
+    case ScalarFunction::kDateDiff: return "date_diff";
+    case ScalarFunction::kLastDayOfMonth: return "last_day_of_month";
   }
   return "?";
 }

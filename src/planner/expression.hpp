@@ -47,6 +47,17 @@ enum class ScalarFunction : uint16_t {
   // Conditionals that are plain functions of their arguments.
   kCoalesce, kNullIf, kGreatest, kLeast,
   kDateSubtractDays,      ///< date - integer -> DATE
+  // Presto functions (CPU only for now; the GPU evaluator refuses them, so placement falls back to the CPU).
+  kLpad, kRpad,  ///< (string, size, padding) in code points; a longer string is cut to `size`
+  kReverse,      ///< code points in reverse order
+  kSplitPart,    ///< (string, delimiter, index): 1-based field, NULL past the last one
+  kChr,          ///< code point -> one-character VARCHAR
+  kCodepoint,    ///< one-character VARCHAR -> INTEGER code point
+  kTruncate,     ///< DOUBLE/REAL toward zero; DECIMAL(p, s) -> DECIMAL(max(1, p - s), 0)
+  kCbrt, kLog2,  ///< DOUBLE -> DOUBLE
+  kDateAdd,      ///< (unit as VARCHAR constant, BIGINT amount, date/timestamp) -> same type; months clamp to the end
+  kDateDiff,     ///< (unit as VARCHAR constant, from, to) -> BIGINT whole units from `from` to `to` (Joda rules)
+  kLastDayOfMonth,  ///< date/timestamp -> DATE of the month's last day
 };
 
 /// The SQL name of a function, for EXPLAIN and errors ("+", "substring", ...).

@@ -37,7 +37,13 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kExp:
     case ScalarFunction::kExtract:
     case ScalarFunction::kDateTrunc:
-    case ScalarFunction::kDateDiffDays: return true;
+    case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kLpad:
+    case ScalarFunction::kRpad:
+    case ScalarFunction::kSplitPart:
+    case ScalarFunction::kChr:
+    case ScalarFunction::kCodepoint:
+    case ScalarFunction::kDateAdd: return true;
     default: return false;
   }
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "common/check.hpp"
@@ -104,6 +105,89 @@ Operand add_days(const plan::Expr& e, const std::vector<Operand>& args, size_t r
   });
 }
 
+/// The date_add / date_diff unit, a constant checked by the binder.
+DatePart unit_of(const Operand& unit, const LogicalType& value_type, ScalarFunction f) {
+  const StringReader names(unit);
+  const std::string name(names[0]);
+  const std::optional<DatePart> part = parse_date_part(name);
+  if (!unit.constant || !part || !is_date_add_unit(*part, value_type.id() == TypeId::kTimestamp)) {
+    throw InvalidInput(std::string(plan::scalar_function_name(f)) + ": '" + name + "' is not a valid " +
+                           value_type.to_string() + " unit",
+                       "22023");
+  }
+  return *part;
+}
+
+[[noreturn]] void raise_date_add_overflow(const Operand& n, const Operand& x, size_t i) {
+  throw InvalidInput("date_add: " + value_text(x, i) + " plus " + value_text(n, i) + " units is out of range",
+                     "22008");
+}
+
+/// date_add(unit, n, x): months (day clamped to the month's end), or a whole number of fixed-length units.
+Operand date_add(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
+  const Operand& x = args[2];
+  const Operand& n = args[1];
+  const DatePart unit = unit_of(args[0], x.column->type(), e.function);
+  const int64_t months_per = datetime::months_per_unit(unit);
+  const int64_t unit_micros = datetime::micros_per_unit(unit);
+  const int64_t* k = n.data<int64_t>();
+  Validity validity = and_validity_all(args, rows, ctx.memory());
+  const uint8_t* valid = validity.bitmap ? validity.bitmap->as<uint8_t>() : nullptr;
+  ColumnPtr out = make_output(e.type, rows, std::move(validity), ctx.memory());
+  auto row_valid = [&](size_t i) { return valid == nullptr || bits::get(valid, i); };
+  if (x.column->type().id() == TypeId::kDate) {
+    const int32_t* v = x.data<int32_t>();
+    int32_t* r = out->mutable_data<int32_t>();
+    const int64_t unit_days = unit_micros / kMicrosPerDay;
+    for (size_t i = 0; i < rows; ++i) {
+      r[i] = 0;
+      if (!row_valid(i)) continue;
+      const int32_t d = v[x.index(i)];
+      const int64_t amount = k[n.index(i)];
+      if (months_per != 0) {
+        if (!datetime::date_add_months(d, amount, months_per, r[i])) raise_date_add_overflow(n, x, i);
+        continue;
+      }
+      int64_t delta = 0, sum = 0;
+      if (__builtin_mul_overflow(amount, unit_days, &delta) || __builtin_add_overflow(delta, d, &sum) ||
+          sum < std::numeric_limits<int32_t>::min() || sum > std::numeric_limits<int32_t>::max()) {
+        raise_date_add_overflow(n, x, i);
+      }
+      r[i] = static_cast<int32_t>(sum);
+    }
+  } else {
+    const int64_t* v = x.data<int64_t>();
+    int64_t* r = out->mutable_data<int64_t>();
+    for (size_t i = 0; i < rows; ++i) {
+      r[i] = 0;
+      if (!row_valid(i)) continue;
+      const int64_t t = v[x.index(i)];
+      const int64_t amount = k[n.index(i)];
+      if (months_per != 0) {
+        const datetime::DayTime dt = datetime::day_time_of_timestamp(t);
+        int32_t day = 0;
+        int64_t micros = 0;
+        if (!datetime::date_add_months(static_cast<int32_t>(dt.day), amount, months_per, day) ||
+            __builtin_mul_overflow(static_cast<int64_t>(day), kMicrosPerDay, &micros) ||
+            __builtin_add_overflow(micros, dt.micros, &r[i])) {
+          raise_date_add_overflow(n, x, i);
+        }
+        continue;
+      }
+      int64_t delta = 0;
+      if (__builtin_mul_overflow(amount, unit_micros, &delta) || __builtin_add_overflow(t, delta, &r[i])) {
+        raise_date_add_overflow(n, x, i);
+      }
+    }
+  }
+  return Operand{out, shape_of(args, rows).constant};
+}
+
+datetime::DayTime day_time_at(const Operand& x, size_t i) {
+  if (x.column->type().id() == TypeId::kDate) return datetime::DayTime{x.data<int32_t>()[x.index(i)], 0};
+  return datetime::day_time_of_timestamp(x.data<int64_t>()[x.index(i)]);
+}
+
 }  // namespace
 
 Operand datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
@@ -136,6 +220,18 @@ Operand datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, s
       return map_rows<Interval>(args, e.type, rows, ctx,
                                 [&](size_t i) { return datetime::negate_interval(a[args[0].index(i)]); });
     }
+    case ScalarFunction::kDateAdd: return date_add(e, args, rows, ctx);
+    case ScalarFunction::kDateDiff: {
+      const DatePart unit = unit_of(args[0], args[1].column->type(), e.function);
+      return map_rows<int64_t>(args, e.type, rows, ctx, [&](size_t i) {
+        return datetime::date_diff(unit, day_time_at(args[1], i), day_time_at(args[2], i));
+      });
+    }
+    case ScalarFunction::kLastDayOfMonth:
+      return map_rows<int32_t>(args, e.type, rows, ctx, [&](size_t i) {
+        const CivilDate c = civil_from_days(static_cast<int32_t>(day_time_at(args[0], i).day));
+        return days_from_civil(c.year, c.month, days_in_month(c.year, c.month));
+      });
     default: throw InternalError(std::string("date function ") + plan::scalar_function_name(e.function));
   }
 }

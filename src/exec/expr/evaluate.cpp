@@ -67,6 +67,18 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kNullIf:
     case ScalarFunction::kGreatest:
     case ScalarFunction::kLeast: return conditional_kernel(e, args, rows, ctx);
+    case ScalarFunction::kLpad:
+    case ScalarFunction::kRpad:
+    case ScalarFunction::kReverse:
+    case ScalarFunction::kSplitPart:
+    case ScalarFunction::kChr:
+    case ScalarFunction::kCodepoint: return presto_string_kernel(e, args, rows, ctx);
+    case ScalarFunction::kTruncate:
+    case ScalarFunction::kCbrt:
+    case ScalarFunction::kLog2: return math_kernel(e, args, rows, ctx);
+    case ScalarFunction::kDateAdd:
+    case ScalarFunction::kDateDiff:
+    case ScalarFunction::kLastDayOfMonth: return datetime_kernel(e, args, rows, ctx);
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));
 }
@@ -93,7 +105,8 @@ bool per_entry_safe(ScalarFunction f) {
     case ScalarFunction::kSubstring:
     case ScalarFunction::kPosition:
     case ScalarFunction::kStartsWith:
-    case ScalarFunction::kReplace: return true;
+    case ScalarFunction::kReplace:
+    case ScalarFunction::kReverse: return true;
     default: return false;
   }
 }

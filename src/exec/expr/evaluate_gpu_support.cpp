@@ -233,6 +233,18 @@ bool function_supported(const Expr& e) {
       if (digits && !has_type(*e.children[1], TypeId::kInteger)) return false;
       return gpu_expr::math_supported_types(e.function, e.children[0]->type, e.type, digits) && children_supported(e);
     }
+    case ScalarFunction::kLpad:
+    case ScalarFunction::kRpad:
+    case ScalarFunction::kReverse:
+    case ScalarFunction::kSplitPart:
+    case ScalarFunction::kChr:
+    case ScalarFunction::kCodepoint:
+    case ScalarFunction::kTruncate:
+    case ScalarFunction::kCbrt:
+    case ScalarFunction::kLog2:
+    case ScalarFunction::kDateAdd:
+    case ScalarFunction::kDateDiff:
+    case ScalarFunction::kLastDayOfMonth: return false;  // Presto's functions: CPU only so far (issue 15)
     default: return false;
   }
 }

@@ -19,11 +19,13 @@ Operand comparison_kernel(const plan::Expr& e, const std::vector<Operand>& args,
 Operand compare_operands(plan::ScalarFunction f, const Operand& a, const Operand& b, size_t rows, EvalContext& ctx);
 /// ||, length, upper, lower, trims, substring, position, starts_with, replace.
 Operand string_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Presto's lpad, rpad, reverse, split_part, chr, codepoint (presto_string_funcs.cpp).
+Operand presto_string_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// LIKE and NOT LIKE.
 Operand like_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
-/// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp.
+/// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp, truncate, cbrt, log2.
 Operand math_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
-/// extract, date_trunc, date/timestamp/interval arithmetic.
+/// extract, date_trunc, date/timestamp/interval arithmetic, date_add, date_diff, last_day_of_month.
 Operand datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// coalesce, nullif, greatest, least.
 Operand conditional_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);

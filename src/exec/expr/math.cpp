@@ -77,7 +77,7 @@ Operand abs_or_sign(const plan::Expr& e, const std::vector<Operand>& args, size_
   });
 }
 
-/// round(x), floor(x), ceil(x) without digits.
+/// round(x), floor(x), ceil(x) without digits, and truncate(x).
 Operand round_like(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
   const Operand& x = args[0];
   const LogicalType& in_type = x.column->type();
@@ -91,7 +91,10 @@ Operand round_like(const plan::Expr& e, const std::vector<Operand>& args, size_t
         const S* v = x.data<S>();
         return map_rows<S>(args, e.type, rows, ctx, [&](size_t i, S& r) {
           const S a = v[x.index(i)];
-          r = f == ScalarFunction::kRound ? std::round(a) : f == ScalarFunction::kFloor ? std::floor(a) : std::ceil(a);
+          r = f == ScalarFunction::kRound   ? std::round(a)
+              : f == ScalarFunction::kFloor ? std::floor(a)
+              : f == ScalarFunction::kCeil  ? std::ceil(a)
+                                            : std::trunc(a);
           return 0;
         }, none);
       } else {
@@ -109,7 +112,8 @@ Operand round_like(const plan::Expr& e, const std::vector<Operand>& args, size_t
         const S a = v[x.index(i)];
         const S q = f == ScalarFunction::kRound   ? ops::round_decimal_to_integer(a, divisor)
                     : f == ScalarFunction::kFloor ? ops::floor_decimal(a, divisor)
-                                                  : ops::ceil_decimal(a, divisor);
+                    : f == ScalarFunction::kCeil  ? ops::ceil_decimal(a, divisor)
+                                                  : static_cast<S>(a / divisor);  // truncate: toward zero
         r = static_cast<R>(q);
         return 0;
       }, none);
@@ -188,6 +192,14 @@ Operand double_function(const plan::Expr& e, const std::vector<Operand>& args, s
       case ScalarFunction::kLn: return v == 0 ? 2 : v < 0 ? 3 : (r = std::log(v), 0);
       case ScalarFunction::kLog10: return v == 0 ? 2 : v < 0 ? 3 : (r = std::log10(v), 0);
       case ScalarFunction::kExp: return r = std::exp(v), 0;
+      case ScalarFunction::kCbrt: {
+        // One Newton step makes perfect cubes exact, as Presto's Math.cbrt (glibc gives 3.0000000000000004 for 27).
+        r = std::cbrt(v);
+        if (std::isfinite(r) && r != 0) r -= (r * r * r - v) / (3 * r * r);
+        return 0;
+      }
+      // Presto: log2(0) is -Infinity and log2 of a negative number NaN, no error.
+      case ScalarFunction::kLog2: return r = std::log2(v), 0;
       default: {
         const double y = b[args[1].index(i)];
         if (v == 0 && y < 0) return 4;
@@ -226,7 +238,10 @@ Operand math_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_
     case ScalarFunction::kPower:
     case ScalarFunction::kLn:
     case ScalarFunction::kLog10:
-    case ScalarFunction::kExp: return double_function(e, args, rows, ctx);
+    case ScalarFunction::kExp:
+    case ScalarFunction::kCbrt:
+    case ScalarFunction::kLog2: return double_function(e, args, rows, ctx);
+    case ScalarFunction::kTruncate: return round_like(e, args, rows, ctx);
     default: throw InternalError(std::string("math function ") + plan::scalar_function_name(e.function));
   }
 }

@@ -542,6 +542,7 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
     throw BinderError(std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate functions",
                       call.position, "42809");
   }
+  if (ExprPtr rewritten = bind_presto_rewrite(call, ctx)) return rewritten;
   auto f = lookup_scalar_function(call.name, call.args.size());
   if (!f) {
     if (is_scalar_function_name(call.name)) {
@@ -560,7 +561,9 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
     }
     resolve_date_part(*f, args[0]->constant.as_string(), call.args[0]->position);
   }
-  return make_scalar(*f, std::move(args), call.position);
+  ExprPtr bound = make_scalar(*f, std::move(args), call.position);
+  if (*f == ScalarFunction::kDateAdd || *f == ScalarFunction::kDateDiff) check_date_add_unit(call, *bound);
+  return bound;
 }
 
 ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx) {

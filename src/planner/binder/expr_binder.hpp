@@ -80,6 +80,12 @@ class ExprBinder {
   ExprPtr bind_interval(const ast::IntervalLiteral& lit);
   ExprPtr bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// Presto functions bound as other expressions (bind_presto.cpp): year, quarter, month, day/day_of_month,
+  /// day_of_week/dow, day_of_year/doy, week/week_of_year as extract; if(c, a[, b]) as CASE; pi() and e() as
+  /// constants. nullptr for any other name.
+  ExprPtr bind_presto_rewrite(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// Checks the unit of a bound date_add / date_diff call: a constant that suits its value type.
+  void check_date_add_unit(const ast::FunctionCall& call, const Expr& bound);
   /// f(...) OVER (...): a placeholder column of the window (see WindowBinding).
   ExprPtr bind_window(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// The value of a constant integer argument (`what` names it in the error) that is at least `least`.

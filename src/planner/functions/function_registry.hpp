@@ -8,8 +8,11 @@
 ///   `function_swaps_arguments`), starts_with 2, replace 3, concat 1+;
 ///   coalesce 1+, nullif 2, greatest 1+, least 1+;
 ///   date_trunc 2 (unit, value), extract/date_part 2 (field, value);
-///   operators + - * / % (unary - is negate), = <> != < <= > >=, ||, like / not like 2-3.
-/// Not registered: `date_add` (write `x + INTERVAL '3' DAY`), aggregates (plan nodes, not expressions).
+///   operators + - * / % (unary - is negate), = <> != < <= > >=, ||, like / not like 2-3;
+///   Presto's lpad/rpad 3, reverse 1, split_part 3, chr 1, codepoint 1, truncate 1, cbrt 1, log2 1,
+///   date_add 3 (unit, amount, value), date_diff 3 (unit, from, to), last_day_of_month 1.
+/// Not registered: aggregates (plan nodes, not expressions), and the Presto names the binder rewrites into other
+/// expressions (see `bind_presto_rewrite`): year, month, day, ... as extract; if as CASE; pi() and e() as constants.
 /// The operators `+` and `-` map to kAdd/kSubtract; `resolve_scalar_function` turns them into the date and
 /// interval variants from the argument types.
 

@@ -203,6 +203,18 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kNullIf:
     case F::kGreatest:
     case F::kLeast: return resolve_uniform(f, args, pos);
+    case F::kLpad:
+    case F::kRpad:
+    case F::kReverse:
+    case F::kSplitPart:
+    case F::kChr:
+    case F::kCodepoint:
+    case F::kTruncate:
+    case F::kCbrt:
+    case F::kLog2:
+    case F::kDateAdd:
+    case F::kDateDiff:
+    case F::kLastDayOfMonth: return detail::resolve_presto(f, args, pos);
   }
   no_match(f, args, pos);
 }

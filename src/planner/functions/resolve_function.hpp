@@ -28,6 +28,10 @@
 /// - An argument of type NULL (an untyped NULL literal) takes the type the other arguments call for, INTEGER
 ///   for numeric functions with nothing else to go by, VARCHAR for string ones; all-NULL conditionals give
 ///   VARCHAR.
+/// - Presto's functions: lpad/rpad(VARCHAR, BIGINT, VARCHAR), reverse, split_part(VARCHAR, VARCHAR, BIGINT) and
+///   chr(BIGINT) give VARCHAR, codepoint INTEGER; cbrt and log2 DOUBLE; truncate keeps a float's or integer's
+///   type and gives DECIMAL(max(1, p - s), 0) for DECIMAL(p, s). date_add(unit, BIGINT, x) has x's type,
+///   date_diff(unit, x, y) is BIGINT (a DATE against a TIMESTAMP is its midnight), last_day_of_month a DATE.
 
 #include <optional>
 #include <string_view>
@@ -58,5 +62,11 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
 /// The field of extract / unit of date_trunc named by a constant argument; throws BinderError (code 22023)
 /// `unknown date part 'x'` or `date_trunc does not support unit 'dow'`.
 DatePart resolve_date_part(ScalarFunction f, std::string_view name, std::optional<SourcePosition> pos);
+
+/// The unit of date_add / date_diff (`f`) named by a constant argument, for a value of `value_type`: day, week,
+/// month, quarter, year, and on a TIMESTAMP also hour, minute, second, millisecond. Throws BinderError (code
+/// 22023) `date_add: 'hour' is not a valid DATE unit` otherwise (defined in resolve_presto.cpp).
+DatePart resolve_date_add_unit(ScalarFunction f, std::string_view name, const LogicalType& value_type,
+                               std::optional<SourcePosition> pos);
 
 }  // namespace kestrel::plan

@@ -21,4 +21,9 @@ inline bool is_integral_or_null(const LogicalType& t) { return t.is_integral() |
 ResolvedFunction resolve_arithmetic(ScalarFunction f, const std::vector<LogicalType>& args,
                                     std::optional<SourcePosition> pos);
 
+/// Presto's functions: lpad, rpad, reverse, split_part, chr, codepoint, truncate, cbrt, log2, date_add,
+/// date_diff, last_day_of_month (resolve_presto.cpp).
+ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>& args,
+                                std::optional<SourcePosition> pos);
+
 }  // namespace kestrel::plan::detail

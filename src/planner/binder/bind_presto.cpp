@@ -1,0 +1,79 @@
+#include <cmath>
+#include <string_view>
+
+#include "planner/binder/expr_binder.hpp"
+#include "planner/functions/resolve_function.hpp"
+#include "planner/functions/type_rules.hpp"
+
+namespace kestrel::plan {
+
+namespace {
+
+/// The extract field a Presto date function names, or nullptr: year(d) is extract('year', d).
+const char* extract_field_of(std::string_view name) {
+  struct Entry {
+    std::string_view name;
+    const char* field;
+  };
+  static constexpr Entry kFields[] = {
+      {"year", "year"},         {"quarter", "quarter"},        {"month", "month"},
+      {"day", "day"},           {"day_of_month", "day"},       {"day_of_week", "isodow"},
+      {"dow", "isodow"},        {"day_of_year", "doy"},        {"doy", "doy"},
+      {"week", "week"},         {"week_of_year", "week"},
+  };
+  for (const Entry& e : kFields) {
+    if (e.name == name) return e.field;
+  }
+  return nullptr;
+}
+
+[[noreturn]] void wrong_arity(const ast::FunctionCall& call) {
+  throw BinderError("function " + call.name + " does not take " + std::to_string(call.args.size()) + " arguments",
+                    call.position, "42883");
+}
+
+}  // namespace
+
+ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const ExprBindContext& ctx) {
+  if (const char* field = extract_field_of(call.name)) {
+    if (call.args.size() != 1) wrong_arity(call);
+    ExprPtr value = bind(*call.args[0], ctx);
+    if (value->type.id() == TypeId::kNull) return make_constant(Value::null(LogicalType(TypeId::kBigInt)));
+    return make_scalar(ScalarFunction::kExtract, {make_constant(Value::varchar(field)), std::move(value)},
+                       call.position);
+  }
+  if (call.name == "pi" || call.name == "e") {
+    if (!call.args.empty()) wrong_arity(call);
+    return make_constant(Value::double_value(call.name == "pi" ? M_PI : M_E));
+  }
+  if (call.name == "if") {
+    // if(c, a[, b]) is CASE WHEN c THEN a ELSE b END, so only the branch a row takes is evaluated.
+    if (call.args.size() < 2 || call.args.size() > 3) wrong_arity(call);
+    ExprPtr condition = bind_predicate(*call.args[0], ctx);
+    ExprPtr then_result = bind(*call.args[1], ctx);
+    ExprPtr else_result = call.args.size() == 3 ? bind(*call.args[2], ctx) : make_constant(Value());
+    const auto common = common_super_type(std::vector<LogicalType>{then_result->type, else_result->type});
+    if (!common) {
+      throw BinderError("if: the results " + then_result->type.to_string() + " and " +
+                            else_result->type.to_string() + " have no common type",
+                        call.position, "42804");
+    }
+    const LogicalType type = common->id() == TypeId::kNull ? LogicalType(TypeId::kVarchar) : *common;
+    return make_node(ExprKind::kCase, type,
+                     {std::move(condition), Binder::cast_to(then_result, type, call.position),
+                      Binder::cast_to(else_result, type, call.position)});
+  }
+  return nullptr;
+}
+
+void ExprBinder::check_date_add_unit(const ast::FunctionCall& call, const Expr& bound) {
+  const Expr& unit = *bound.children[0];
+  if (unit.kind != ExprKind::kConstant || unit.type.id() != TypeId::kVarchar || unit.constant.is_null()) {
+    throw BinderError(call.name + " needs a constant text unit as its first argument", call.args[0]->position,
+                      "42804");
+  }
+  resolve_date_add_unit(bound.function, unit.constant.as_string(), bound.children.back()->type,
+                        call.args[0]->position);
+}
+
+}  // namespace kestrel::plan

@@ -1,0 +1,101 @@
+#include <algorithm>
+
+#include "planner/functions/resolve_internal.hpp"
+#include "planner/functions/type_rules.hpp"
+
+namespace kestrel::plan::detail {
+
+namespace {
+
+using F = ScalarFunction;
+
+const LogicalType kVarchar(TypeId::kVarchar);
+const LogicalType kBigInt(TypeId::kBigInt);
+const LogicalType kInteger(TypeId::kInteger);
+const LogicalType kDouble(TypeId::kDouble);
+const LogicalType kDate(TypeId::kDate);
+
+bool is_string_or_null(const LogicalType& t) { return t.id() == TypeId::kVarchar || is_null_type(t); }
+bool is_datetime(const LogicalType& t) { return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp; }
+
+/// A DATE or TIMESTAMP argument; an untyped NULL is taken as a DATE.
+LogicalType datetime_argument(F f, const std::vector<LogicalType>& args, size_t i, std::optional<SourcePosition> pos) {
+  if (is_null_type(args[i])) return kDate;
+  if (!is_datetime(args[i])) no_match(f, args, pos);
+  return args[i];
+}
+
+}  // namespace
+
+ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>& args,
+                                std::optional<SourcePosition> pos) {
+  auto check = [&](size_t count, bool ok) {
+    if (args.size() != count || !ok) no_match(f, args, pos);
+  };
+  switch (f) {
+    case F::kLpad:
+    case F::kRpad:
+      check(3, args.size() == 3 && is_string_or_null(args[0]) && is_integral_or_null(args[1]) &&
+                   is_string_or_null(args[2]));
+      return {f, kVarchar, {kVarchar, kBigInt, kVarchar}};
+    case F::kReverse:
+      check(1, !args.empty() && is_string_or_null(args[0]));
+      return {f, kVarchar, {kVarchar}};
+    case F::kSplitPart:
+      check(3, args.size() == 3 && is_string_or_null(args[0]) && is_string_or_null(args[1]) &&
+                   is_integral_or_null(args[2]));
+      return {f, kVarchar, {kVarchar, kVarchar, kBigInt}};
+    case F::kChr:
+      check(1, !args.empty() && is_integral_or_null(args[0]));
+      return {f, kVarchar, {kBigInt}};
+    case F::kCodepoint:
+      check(1, !args.empty() && is_string_or_null(args[0]));
+      return {f, kInteger, {kVarchar}};
+    case F::kCbrt:
+    case F::kLog2:
+      check(1, !args.empty() && is_numeric_or_null(args[0]));
+      return {f, kDouble, {kDouble}};
+    case F::kTruncate: {
+      check(1, !args.empty() && is_numeric_or_null(args[0]));
+      const LogicalType x = is_null_type(args[0]) ? kDouble : args[0];
+      if (x.id() != TypeId::kDecimal) return {f, x, {x}};
+      return {f, LogicalType::decimal(std::max(1, x.precision() - x.scale()), 0), {x}};
+    }
+    case F::kLastDayOfMonth: {
+      check(1, !args.empty());
+      return {f, kDate, {datetime_argument(f, args, 0, pos)}};
+    }
+    case F::kDateAdd: {
+      check(3, args.size() == 3 && is_string_or_null(args[0]) && is_integral_or_null(args[1]));
+      const LogicalType x = datetime_argument(f, args, 2, pos);
+      return {f, x, {kVarchar, kBigInt, x}};
+    }
+    case F::kDateDiff: {
+      check(3, args.size() == 3 && is_string_or_null(args[0]));
+      const LogicalType a = datetime_argument(f, args, 1, pos);
+      const LogicalType b = datetime_argument(f, args, 2, pos);
+      // DATE against TIMESTAMP compares the date as its midnight.
+      const LogicalType t = a == b ? a : LogicalType(TypeId::kTimestamp);
+      return {f, kBigInt, {kVarchar, t, t}};
+    }
+    default: no_match(f, args, pos);
+  }
+}
+
+}  // namespace kestrel::plan::detail
+
+namespace kestrel::plan {
+
+DatePart resolve_date_add_unit(ScalarFunction f, std::string_view name, const LogicalType& value_type,
+                               std::optional<SourcePosition> pos) {
+  const std::optional<DatePart> part = parse_date_part(name);
+  const bool timestamp = value_type.id() == TypeId::kTimestamp;
+  if (!part || !is_date_add_unit(*part, timestamp)) {
+    throw BinderError(std::string(scalar_function_name(f)) + ": '" + std::string(name) + "' is not a valid " +
+                          (timestamp ? "TIMESTAMP" : "DATE") + " unit",
+                      pos, "22023");
+  }
+  return *part;
+}
+
+}  // namespace kestrel::plan
