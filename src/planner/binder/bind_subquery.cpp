@@ -48,6 +48,16 @@ std::optional<Value> filler_value(const LogicalType& type) {
   }
 }
 
+/// A null-aware join (IN, NOT IN, ANY, ALL) reads an unknown condition as "unknown whether it matches", which is
+/// right for the comparison but not for a correlated conjunct: a NULL there means the row is not in the sub-query
+/// at all. Such a correlated sub-query takes the domain form instead, where the correlated conjuncts filter inside
+/// the sub-query and the join back is on NULL-safe keys that are never unknown.
+void force_domain_if_null_aware(Correlation& c, bool null_aware) {
+  if (!null_aware || c.conjuncts.empty() || !c.discovered.empty()) return;
+  c.set_operation = true;
+  c.discovered = c.conjuncts;
+}
+
 bool has_outer_reference(const Expr& e) {
   if (e.kind == ExprKind::kColumnRef) return e.outer_depth > 0;
   for (const auto& c : e.children) {
@@ -141,6 +151,7 @@ ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& 
   }
   size_t width = (*ctx.host)->output.size();
   std::vector<ExprPtr> domain_keys;
+  force_domain_if_null_aware(correlation, expr.is<ast::InSubquery>() || expr.is<ast::QuantifiedComparison>());
   if (needs_domain(correlation)) {
     // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
     DomainSubquery d = binder_.bind_in_domain(subquery_of(expr), correlation, *ctx.host);
@@ -360,6 +371,7 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
       Correlation sub_corr{&scope, {}};
       LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
       std::vector<ExprPtr> domain_keys;
+      force_domain_if_null_aware(sub_corr, inner->is<ast::InSubquery>() && inner->as<ast::InSubquery>().negated);
       if (needs_domain(sub_corr)) {
         // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
         DomainSubquery d = bind_in_domain(subquery_of(*inner), sub_corr, plan);
