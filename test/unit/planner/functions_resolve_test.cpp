@@ -206,7 +206,10 @@ TEST(FunctionsLookup, NamesAndArgumentCounts) {
   EXPECT_EQ(lookup_scalar_function("-", 2), F::kSubtract);
   EXPECT_EQ(lookup_scalar_function("mod", 2), F::kModulo);
   EXPECT_EQ(lookup_scalar_function("date_part", 2), F::kExtract);
-  EXPECT_EQ(lookup_scalar_function("date_add", 3), std::nullopt);
+  EXPECT_EQ(lookup_scalar_function("date_add", 3), F::kDateAdd);
+  EXPECT_EQ(lookup_scalar_function("date_add", 2), std::nullopt);
+  EXPECT_EQ(lookup_scalar_function("LPAD", 3), F::kLpad);
+  EXPECT_EQ(lookup_scalar_function("split_part", 2), std::nullopt);
   EXPECT_EQ(lookup_scalar_function("sum", 1), std::nullopt);
   EXPECT_TRUE(function_swaps_arguments("STRPOS"));
   EXPECT_FALSE(function_swaps_arguments("position"));
