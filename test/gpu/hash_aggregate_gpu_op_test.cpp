@@ -16,6 +16,7 @@
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_op.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu_table.hpp"
 #include "gpu_test_env.hpp"
+#include "test_batches.hpp"
 #include "vector/transfer.hpp"
 
 namespace kestrel::testing {
@@ -180,16 +181,6 @@ std::vector<AggregateSpec> some_aggregates() {
           agg(F::kMin, kValStr),
           agg(F::kMax, kValDate),
           agg(F::kCount, kValSmall, true)};
-}
-
-std::vector<Row> rows_of(const Batch& b) {
-  std::vector<Row> rows;
-  for (size_t r = 0; r < b.num_rows(); ++r) {
-    Row row;
-    for (size_t c = 0; c < b.num_columns(); ++c) row.push_back(b.column(c)->value_at(r));
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 /// Orders rows by the text of their first `keys` values (group keys are unique, so this is a total order).

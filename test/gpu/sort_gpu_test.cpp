@@ -18,6 +18,7 @@
 #include "exec/ops/sort/sort.hpp"
 #include "exec/ops/sort/sort_gpu.hpp"
 #include "gpu_test_env.hpp"
+#include "test_batches.hpp"
 #include "vector/transfer.hpp"
 
 namespace kestrel::testing {
@@ -103,36 +104,13 @@ Input make_input(size_t rows, size_t batch_count, int64_t domain, uint64_t seed)
       columns.push_back(Column::from_values(fields[c].type, values));
     }
     // Each batch has its own dictionary: the strings rotated by the batch number.
-    std::vector<Value> dictionary;
-    for (size_t k = 0; k < kDictStrings.size(); ++k) {
-      dictionary.push_back(Value::varchar(kDictStrings[(k + b) % kDictStrings.size()]));
-    }
-    std::vector<Value> indices;
-    for (size_t r = first; r < first + count; ++r) {
-      const int choice = dict_choice[r];
-      const size_t n = kDictStrings.size();
-      indices.push_back(choice < 0 ? Value::null(TypeId::kInteger)
-                                   : Value::integer(static_cast<int32_t>((static_cast<size_t>(choice) + n - b % n) % n)));
-    }
-    auto index_column = Column::from_values(TypeId::kInteger, indices);
-    columns.push_back(Column::make_dictionary(TypeId::kVarchar, count, index_column->values(),
-                                              index_column->validity(), index_column->null_count(),
-                                              Column::from_values(TypeId::kVarchar, dictionary)));
+    columns.push_back(rotated_dictionary_column(
+        kDictStrings, std::vector<int>(dict_choice.begin() + first, dict_choice.begin() + first + count), b));
     in.batches.emplace_back(in.schema, std::move(columns), count, gpu::MemoryKind::kHost);
     in.morsel.push_back(origins[b].first);
     in.sequence.push_back(origins[b].second);
   }
   return in;
-}
-
-std::vector<Row> rows_of(const Batch& b) {
-  std::vector<Row> rows;
-  for (size_t r = 0; r < b.num_rows(); ++r) {
-    Row row;
-    for (size_t c = 0; c < b.num_columns(); ++c) row.push_back(b.column(c)->value_at(r));
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 bool same_value(const Value& a, const Value& b) {

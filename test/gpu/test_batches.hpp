@@ -2,11 +2,40 @@
 /// Generated batches with every Kestrel type, nulls and a dictionary-encoded column, for transfer tests.
 
 #include <random>
+#include <string>
+#include <vector>
 
 #include "common/types.hpp"
 #include "vector/batch.hpp"
 
 namespace kestrel::testing {
+
+/// A dictionary VARCHAR column: row r is strings[choices[r]] (NULL where choices[r] < 0), encoded over `strings`
+/// rotated by `rotation`, so that batches built with different rotations have different dictionaries.
+inline ColumnPtr rotated_dictionary_column(const std::vector<std::string>& strings, const std::vector<int>& choices,
+                                           size_t rotation) {
+  const size_t n = strings.size();
+  std::vector<Value> dictionary, indices;
+  for (size_t k = 0; k < n; ++k) dictionary.push_back(Value::varchar(strings[(k + rotation) % n]));
+  for (int choice : choices) {
+    indices.push_back(choice < 0 ? Value::null(TypeId::kInteger)
+                                 : Value::integer(static_cast<int32_t>((static_cast<size_t>(choice) + n - rotation % n) % n)));
+  }
+  auto index_column = Column::from_values(TypeId::kInteger, indices);
+  return Column::make_dictionary(TypeId::kVarchar, choices.size(), index_column->values(), index_column->validity(),
+                                 index_column->null_count(), Column::from_values(TypeId::kVarchar, dictionary));
+}
+
+/// The rows of a host batch as values.
+inline std::vector<std::vector<Value>> rows_of(const Batch& b) {
+  std::vector<std::vector<Value>> rows;
+  for (size_t r = 0; r < b.num_rows(); ++r) {
+    std::vector<Value> row;
+    for (size_t c = 0; c < b.num_columns(); ++c) row.push_back(b.column(c)->value_at(r));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
 
 /// A random value of `type` (strings of 0..40 bytes, decimals within the precision).
 inline Value random_value(const LogicalType& type, std::mt19937_64& rng) {

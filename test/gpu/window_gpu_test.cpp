@@ -13,6 +13,7 @@
 #include "exec/ops/window/window.hpp"
 #include "exec/ops/window/window_gpu.hpp"
 #include "gpu_test_env.hpp"
+#include "test_batches.hpp"
 #include "vector/transfer.hpp"
 
 namespace kestrel::testing {
@@ -74,19 +75,8 @@ Input make_input(size_t rows, size_t batch_count, int partitions, int order_doma
     for (size_t c = 0; c < kColumns; ++c) {
       if (c == kDict) {
         // Each batch has its own dictionary: the strings rotated by the batch number.
-        std::vector<Value> dictionary, indices;
-        for (size_t k = 0; k < dict.size(); ++k) dictionary.push_back(Value::varchar(dict[(k + b) % dict.size()]));
-        for (size_t r = first; r < first + count; ++r) {
-          const int choice = dict_choice[r];
-          indices.push_back(choice < 0 ? Value::null(TypeId::kInteger)
-                                       : Value::integer(static_cast<int32_t>(
-                                             (static_cast<size_t>(choice) + dict.size() - b % dict.size()) %
-                                             dict.size())));
-        }
-        auto index_column = Column::from_values(TypeId::kInteger, indices);
-        columns.push_back(Column::make_dictionary(TypeId::kVarchar, count, index_column->values(),
-                                                  index_column->validity(), index_column->null_count(),
-                                                  Column::from_values(TypeId::kVarchar, dictionary)));
+        columns.push_back(rotated_dictionary_column(
+            dict, std::vector<int>(dict_choice.begin() + first, dict_choice.begin() + first + count), b));
         continue;
       }
       std::vector<Value> values(cols[c].begin() + first, cols[c].begin() + first + count);
@@ -97,16 +87,6 @@ Input make_input(size_t rows, size_t batch_count, int partitions, int order_doma
     in.sequence.push_back(origins[b].second);
   }
   return in;
-}
-
-std::vector<Row> rows_of(const Batch& b) {
-  std::vector<Row> rows;
-  for (size_t r = 0; r < b.num_rows(); ++r) {
-    Row row;
-    for (size_t c = 0; c < b.num_columns(); ++c) row.push_back(b.column(c)->value_at(r));
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 /// The function kinds and frames under test, each over `partition` and `order`.
