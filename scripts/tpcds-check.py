@@ -69,15 +69,20 @@ def run_kestrel(kestrel, data, device, fallback_off, text, timeout, memory_gb):
             resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     start = time.monotonic()
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit)
     try:
-        p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+        stdout, stderr = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, f"timed out after {timeout:.0f} s", time.monotonic() - start
+        p.kill()
+        p.communicate()
+        return None, f"timed out after {timeout:.0f} s", time.monotonic() - start, 0
     elapsed = time.monotonic() - start
+    # The process was reaped by communicate(); its peak resident set is among the children's usage.
+    peak_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     if p.returncode != 0:
-        last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}"
-        return None, last, elapsed
-    return tpch_support.parse_csv(p.stdout)[1] if p.stdout.strip() else [], None, elapsed
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit {p.returncode}"
+        return None, last, elapsed, peak_rss
+    return tpch_support.parse_csv(stdout)[1] if stdout.strip() else [], None, elapsed, peak_rss
 
 
 def parse_numbers(spec):
@@ -109,12 +114,16 @@ def main():
         con.execute(f"CREATE VIEW {path.stem} AS SELECT * FROM read_parquet('{path}')")
     passed = failed = 0
     kestrel_total = duckdb_total = 0.0
+    peak_rss, peak_query = 0, None
     for n in parse_numbers(a.queries):
         text = (data / "queries" / f"q{n:02d}.sql").read_text()
         t0 = time.monotonic()
         expected = expected_rows(con, text)
         duckdb_total += time.monotonic() - t0
-        rows, error, elapsed = run_kestrel(a.kestrel, data, a.device, a.no_gpu_fallback, text, a.timeout, a.memory_gb)
+        rows, error, elapsed, rss = run_kestrel(a.kestrel, data, a.device, a.no_gpu_fallback, text, a.timeout,
+                                                a.memory_gb)
+        if rss > peak_rss:
+            peak_rss, peak_query = rss, n
         kestrel_total += elapsed
         problems = [error] if error else []
         if not problems:
@@ -128,6 +137,9 @@ def main():
         passed += 0 if problems else 1
         failed += 1 if problems else 0
     print(f"kestrel {kestrel_total:.1f} s (one process per query), duckdb {duckdb_total:.1f} s")
+    if peak_query is not None:
+        # RUSAGE_CHILDREN keeps the largest peak of any child so far: the first query to reach it is the one named.
+        print(f"largest Kestrel peak resident set: {peak_rss / (1 << 30):.2f} GiB (first reached by q{peak_query:02d})")
     print(f"{passed} passed, {failed} failed, 0 skipped")
     return 0 if failed == 0 else 1
 

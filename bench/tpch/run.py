@@ -61,17 +61,17 @@ def run_kestrel(binary, data, device, threads, sql, runs, timeout, settings=(), 
 MARKER = "kestrel_bench_marker"
 
 
-def run_kestrel_session(binary, data, device, threads, queries, runs, timeout, settings=(), warmup=0, peak=False,
-                        extra_args=(), sf=1):
-    """Like run_kestrel for every query of `queries` in one process (so the GPU table cache stays filled from one
-    query to the next, as in a server). Returns {query: (time, rows, peak, error)}; after a failing query the
-    remaining ones run in a new process."""
+def run_kestrel_session(binary, data, device, threads, texts, runs, timeout, settings=(), warmup=0, peak=False,
+                        extra_args=()):
+    """Like run_kestrel for every query of `texts` ({number: SQL text}) in one process, so the GPU table cache stays
+    filled from one query to the next, as in a server. Returns {number: (time, rows, peak, error)}; after a failing
+    query the remaining ones run in a new process."""
     results = {}
-    pending = list(queries)
+    pending = list(texts)
     while pending:
         script = f"SET threads = {threads};\n" + "".join(f"SET {s};\n" for s in settings)
         for q in pending:
-            query = tpch.query_text(q, sf).strip().rstrip(";") + ";\n"
+            query = texts[q].strip().rstrip(";") + ";\n"
             script += f"SELECT '{q}' AS {MARKER};\n" + query * (warmup + runs)
             if peak:
                 script += "EXPLAIN ANALYZE " + query
@@ -172,16 +172,16 @@ def main():
     sf = float(args.sf)
     session_hot = session_warm = None
     if args.one_process:
+        texts = {q: tpch.query_text(q, sf) for q in queries}
         if gpu:
-            session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
-                                              args.timeout, warmup=1, peak=True, extra_args=extra, sf=sf)
+            session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, texts, args.runs,
+                                              args.timeout, warmup=1, peak=True, extra_args=extra)
             if not args.no_warm:
-                session_warm = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
-                                                   args.timeout, settings=["gpu_cache = false"], extra_args=extra,
-                                                   sf=sf)
+                session_warm = run_kestrel_session(args.binary, data, args.device, args.threads, texts, args.runs,
+                                                   args.timeout, settings=["gpu_cache = false"], extra_args=extra)
         else:
-            session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, queries, args.runs,
-                                              args.timeout, extra_args=extra, sf=sf)
+            session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, texts, args.runs,
+                                              args.timeout, extra_args=extra)
         for q in queries:
             t, _, peak, error = session_hot[q]
             print(f"kestrel q{q:02d} {'failed: ' + error if error else f'{t:.3f} s'}"
