@@ -14,9 +14,9 @@ done
 export PYTHONPATH=/tmp/devsite PATH=/tmp/devsite/bin:$PATH KESTREL_DATA_CACHE=/tmp/kestrel-data
 export KESTREL_NVCOMP_LIB=/tmp/bin/libnvcomp.so.6
 DATA=$KESTREL_DATA_CACHE/tpcds/sf$SF
-if pgrep -f "generate.*$SF" >/dev/null 2>&1 || pgrep -f "tpcds-check.py" >/dev/null 2>&1; then
-  echo "waiting for the TPC-DS SF$SF generation"
-  while [ ! -f "$DATA/.complete" ] && pgrep -f "spec_from_file_location" >/dev/null 2>&1; do sleep 2; done
+if [ -f /tmp/tpcds-gen.pid ] && kill -0 "$(cat /tmp/tpcds-gen.pid)" 2>/dev/null; then
+  echo "waiting for the TPC-DS generation started by device-validate.sh"
+  while kill -0 "$(cat /tmp/tpcds-gen.pid)" 2>/dev/null; do sleep 2; done
 fi
 start=$(date +%s)
 python3 -c "import importlib.util, sys; s = importlib.util.spec_from_file_location('c', 'scripts/tpcds-check.py'); m = importlib.util.module_from_spec(s); s.loader.exec_module(m); m.generate(sys.argv[1])" "$SF" || exit 1

@@ -33,6 +33,7 @@ mkdir -p "$KESTREL_DATA_CACHE"
 if [ -n "${TPCDS_GEN_SF:-}" ]; then
   setsid bash -c "python3 -c 'import importlib.util, sys; s = importlib.util.spec_from_file_location(\"c\", \"scripts/tpcds-check.py\"); m = importlib.util.module_from_spec(s); s.loader.exec_module(m); print(m.generate(sys.argv[1]))' $TPCDS_GEN_SF" \
     >/tmp/tpcds-gen.log 2>&1 </dev/null &
+  echo $! >/tmp/tpcds-gen.pid
   echo "== generating TPC-DS SF$TPCDS_GEN_SF in the background (into $KESTREL_DATA_CACHE/tpcds)"
 fi
 
