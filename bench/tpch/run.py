@@ -29,6 +29,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -75,8 +76,11 @@ def run_kestrel_session(binary, data, device, threads, texts, runs, timeout, set
             script += f"SELECT '{q}' AS {MARKER};\n" + query * (warmup + runs)
             if peak:
                 script += "EXPLAIN ANALYZE " + query
-        r = subprocess.run([str(binary), "--data", str(data), "--device", device, "--format", "csv", "--timing",
-                            *extra_args, "-c", script], capture_output=True, text=True, timeout=timeout)
+        with tempfile.NamedTemporaryFile("w", suffix=".sql") as f:  # too long for one argument
+            f.write(script)
+            f.flush()
+            r = subprocess.run([str(binary), "--data", str(data), "--device", device, "--format", "csv", "--timing",
+                                *extra_args, "-f", f.name], capture_output=True, text=True, timeout=timeout)
         times = [float(t) / 1000 for t in re.findall(r"Run Time: ([0-9.]+) ms", r.stderr)][1 + len(settings):]
         sections = r.stdout.split(f"{MARKER}\n")[1:]
         per_query = 1 + warmup + runs + (1 if peak else 0)  # statements (and Run Time lines) per query

@@ -238,7 +238,21 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   const size_t rows = static_cast<size_t>(staged.first_rows.back());
   const size_t column_count = staged.columns.size();
   const size_t part_count = staged.parts.size();
-  if (column_count == 0 || part_count == 0) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+  if (column_count == 0) return Batch(schema, {}, rows, gpu::MemoryKind::kDevice, stream);
+  if (part_count == 0) {
+    // No row groups (a file of no rows): empty columns of the schema's types.
+    std::vector<ColumnPtr> empty;
+    for (const Field& f : schema->fields()) {
+      if (f.type.id() == TypeId::kVarchar) {
+        empty.push_back(Column::make_string(0, 0, f.nullable, mr, stream));
+        KESTREL_CUDA_CHECK(
+            cudaMemsetAsync(empty.back()->mutable_offsets(), 0, sizeof(int64_t), stream.handle()));
+      } else {
+        empty.push_back(Column::make_fixed(f.type, 0, f.nullable, mr, stream));
+      }
+    }
+    return Batch(schema, std::move(empty), 0, gpu::MemoryKind::kDevice, stream);
+  }
   gpu::PinnedBlock tables, status_block, host_frames;
   gpu::SyncOnError sync_on_error(stream);
   std::vector<BufferPtr> held;  // scratch, freed in the stream's order when this returns
