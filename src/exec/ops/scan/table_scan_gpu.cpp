@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <future>
 #include <unordered_map>
@@ -198,7 +199,12 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
     return;
   }
   if (stager_) {
+    const auto t_wait = std::chrono::steady_clock::now();
     std::shared_ptr<void> staged = stager_->take(morsel);
+    if (ctx.scan_stats != nullptr) {
+      ctx.scan_stats->stage_wait_ns += static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_wait).count());
+    }
     if (table_->kind() == catalog::TableKind::kParquet) {
       out.push_back(io::decode_staged_parquet(*std::static_pointer_cast<io::StagedParquet>(staged), stager_schema_,
                                               stream, *ctx.device_mr, ctx.scan_stats));

@@ -58,6 +58,9 @@ std::string DeviceScanStats::describe() const {
   }
   s += ", " + std::to_string(uploaded_ahead.load()) + " batches copied ahead";
   if (decode_s > 0) s += ", device decode " + std::to_string(static_cast<int>(decode_s * 1000)) + " ms summed";
+  if (const uint64_t wait = stage_wait_ns.load(); wait > 0) {
+    s += ", drivers waited " + std::to_string(wait / 1000000) + " ms summed for staged reads";
+  }
   return s;
 }
 
