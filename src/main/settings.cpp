@@ -12,6 +12,7 @@ namespace kestrel {
 namespace {
 
 bool valid_bool(const std::string& v) { return v == "true" || v == "false" || v == "on" || v == "off"; }
+bool valid_table_format(const std::string& v) { return v == "parquet" || v == "kcol"; }
 bool valid_count(const std::string& v) {
   return !v.empty() && v.size() <= 12 && std::all_of(v.begin(), v.end(), ::isdigit);
 }
@@ -55,6 +56,10 @@ Settings::Settings() {
                                 "host memory limit in MiB of the batches and buffers of all queries together (0: no "
                                 "limit; by default three quarters of the machine's memory)",
                                 valid_count};
+  entries_["table_format"] = {"parquet", "parquet",
+                              "file format of the tables CREATE TABLE ... AS writes into the data folder: parquet or "
+                              "kcol (WITH (format = ...) overrides it per statement)",
+                              valid_table_format};
   entries_["gpu_memory_mb"] = {"0", "0", "GPU memory budget in MiB of queries and the table cache together (0: the GPU's memory)",
                                valid_count};
 }

@@ -3,6 +3,7 @@
 #include "io/kcol/kcol_file.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
@@ -168,9 +169,30 @@ QueryResult create_table(Database::State& state, const ast::CreateTableStatement
 QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStatement& s,
                             const std::atomic<bool>& cancel) {
   const std::string& name = s.name.name();
-  if (state.catalog.find_table(name) || state.catalog.find_view(name)) {
+  const bool replaced = state.catalog.find_table(name) || state.catalog.find_view(name);
+  if (replaced) {
     if (s.if_not_exists) return status("CREATE TABLE AS");
     if (!s.or_replace) throw BinderError("table '" + name + "' already exists", s.name.position, "42P07");
+  }
+  // WITH (format = ..., writer options): the format is checked before the query runs, the options by the writer.
+  std::string format;
+  std::vector<std::pair<std::string, std::string>> writer_options;
+  for (const auto& o : s.options) {
+    if (o.name == "format") {
+      format = o.value.text;
+      std::transform(format.begin(), format.end(), format.begin(), ::tolower);
+      if (format != "parquet" && format != "kcol") {
+        throw InvalidInput("CREATE TABLE format must be parquet or kcol, not '" + o.value.text + "'", "22023",
+                           o.position);
+      }
+    } else {
+      writer_options.emplace_back(o.name, o.value.text);
+    }
+  }
+  if (!writer_options.empty() && !state.catalog.data_dir()) {
+    throw InvalidInput("CREATE TABLE ... WITH (" + writer_options.front().first + " = ...) sets an option of the file "
+                       "written into the data folder, and none is attached (start kestrel with --data DIR)",
+                       "0A000", s.options.front().position);
   }
   plan::Binder binder(state.catalog);
   auto plan = binder.bind_query(*s.query);
@@ -179,11 +201,24 @@ QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStat
   for (size_t i = 0; i < s.column_names.size() && i < fields.size(); ++i) fields[i].name = s.column_names[i];
   auto schema = std::make_shared<Schema>(fields);
   if (state.catalog.data_dir()) {
-    // With a data folder attached, the table is a Parquet file there (written completely before it appears).
-    std::string path = *state.catalog.data_dir() + "/" + name + ".parquet";
-    size_t count = write_parquet_file(path, *schema, rows.batches, {});
+    // With a data folder attached, the table is a file there in the table_format setting's format or the one WITH
+    // names, written completely before it appears.
+    const std::string chosen = format.empty() ? state.settings.get("table_format") : format;
+    const std::string dir = *state.catalog.data_dir();
+    const std::string path = dir + "/" + name + "." + chosen;
+    const size_t count = chosen == "kcol" ? io::write_kcol_file(path, *schema, rows.batches, writer_options)
+                                          : write_parquet_file(path, *schema, rows.batches, writer_options);
     state.catalog.add_table(catalog::open_file_table(name, path), true);
+    // A replaced table's file of the other format would attach as a second table of that name next time.
+    if (replaced) {
+      std::error_code ec;
+      std::filesystem::remove(dir + "/" + name + (chosen == "kcol" ? ".parquet" : ".kcol"), ec);
+    }
     return status("CREATE TABLE AS " + std::to_string(count));
+  }
+  if (!format.empty()) {
+    throw InvalidInput("CREATE TABLE ... WITH (format = '" + format + "') writes a file into the data folder, and none "
+                       "is attached (start kestrel with --data DIR)", "0A000", s.options.front().position);
   }
   auto table = std::make_shared<catalog::MemoryTable>(name, schema);
   size_t count = 0;

@@ -123,13 +123,25 @@ StatementPtr SqlParser::parse_create_table(SourcePosition start, bool or_replace
   QualifiedName name = parse_qualified_name("a table name");
   // (a, b) AS query names the columns of CREATE TABLE AS; (a INTEGER, ...) defines columns.
   bool name_list = at_operator("(") && peek(1).is_name() && (at_operator(",", 2) || at_operator(")", 2));
-  if (at_keyword("as") || name_list) {
+  if (at_keyword("as") || at_keyword("with") || name_list) {
     auto statement = std::make_unique<CreateTableAsStatement>(start);
     statement->name = std::move(name);
     statement->or_replace = or_replace;
     statement->if_not_exists = if_not_exists;
     statement->temporary = temporary;
     if (name_list) statement->column_names = parse_name_list("column name");
+    if (match_keyword("with")) {
+      expect_operator("(", "after WITH in CREATE TABLE");
+      do {
+        CopyOption option;
+        option.position = peek().position;
+        option.name = expect_label("a table option name");
+        expect_operator("=", "after the table option name");
+        option.value = parse_option_value(false);
+        statement->options.push_back(std::move(option));
+      } while (match_operator(","));
+      expect_operator(")", "after the table options");
+    }
     expect_keyword("as", "before the query of CREATE TABLE ... AS");
     statement->query = parse_query();
     return statement;

@@ -131,6 +131,12 @@ void SqlPrinter::print(const Statement& statement) {
         print_names(node.column_names, ", ");
         out_ += ')';
       }
+      for (size_t i = 0; i < node.options.size(); ++i) {
+        out_ += i == 0 ? " WITH (" : ", ";
+        out_ += node.options[i].name + " = ";
+        print_option_value(node.options[i].value);
+        if (i + 1 == node.options.size()) out_ += ')';
+      }
       out_ += " AS ";
       print(*node.query);
       return;

@@ -8,6 +8,7 @@
 
 #include "parser/ast/statement.hpp"
 #include "parser/ast/type_name.hpp"
+#include "parser/ast/utility_statement.hpp"
 
 namespace kestrel::ast {
 
@@ -44,7 +45,7 @@ struct CreateTableStatement final : Statement {
   std::vector<TableConstraint> constraints;
 };
 
-/// `CREATE [OR REPLACE] [TEMP] TABLE [IF NOT EXISTS] name [(c1, c2)] AS query`.
+/// `CREATE [OR REPLACE] [TEMP] TABLE [IF NOT EXISTS] name [(c1, c2)] [WITH (option = value, ...)] AS query`.
 struct CreateTableAsStatement final : Statement {
   static constexpr StatementKind kKind = StatementKind::kCreateTableAs;
   explicit CreateTableAsStatement(SourcePosition pos) : Statement(kKind, pos) {}
@@ -55,6 +56,8 @@ struct CreateTableAsStatement final : Statement {
   bool temporary = false;
   /// Column names replacing the query's; empty when not given.
   std::vector<std::string> column_names;
+  /// WITH (format = 'kcol', compression = 'zstd', ...): the file format and its writer's options, as for COPY.
+  std::vector<CopyOption> options;
   QueryPtr query;
 };
 

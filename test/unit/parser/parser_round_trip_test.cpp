@@ -35,6 +35,7 @@ const char* const kStatements[] = {
     "CREATE TABLE t (a INT NOT NULL, b VARCHAR(10) DEFAULT 'x', c DOUBLE PRECISION, PRIMARY KEY (a), UNIQUE (b))",
     "CREATE OR REPLACE TEMPORARY VIEW v (a) AS SELECT 1",
     "CREATE TABLE IF NOT EXISTS t2 AS SELECT * FROM t",
+    "CREATE TABLE t2 (a) WITH (format = 'kcol', row_group_size = 1000) AS SELECT * FROM t",
     "CREATE UNIQUE INDEX IF NOT EXISTS i ON t (a)",
     "DROP VIEW IF EXISTS a, b CASCADE",
     "INSERT INTO t (a, b) VALUES (1, 'x'), (2, NULL)",

@@ -31,6 +31,12 @@ TEST(ParserStatement, CreateTableAsAndView) {
   ASSERT_TRUE(ctas->is<ast::CreateTableAsStatement>());
   EXPECT_EQ(statement_sql("create table if not exists t (a, b) as select 1, 2"),
             "CREATE TABLE IF NOT EXISTS t (a, b) AS SELECT 1, 2");
+  auto with = parse_statement("CREATE TABLE t WITH (format = kcol, row_group_size = 10) AS WITH q AS (SELECT 1) "
+                              "SELECT * FROM q");
+  ASSERT_TRUE(with->is<ast::CreateTableAsStatement>());
+  ASSERT_EQ(with->as<ast::CreateTableAsStatement>().options.size(), 2u);
+  EXPECT_EQ(with->as<ast::CreateTableAsStatement>().options[0].name, "format");
+  EXPECT_EQ(with->as<ast::CreateTableAsStatement>().options[0].value.text, "kcol");
   EXPECT_EQ(statement_sql("CREATE OR REPLACE VIEW v (x) AS SELECT a FROM t"),
             "CREATE OR REPLACE VIEW v (x) AS SELECT a FROM t");
   auto view = parse_statement("CREATE VIEW v AS SELECT a FROM t WHERE a > 1;");
