@@ -1,5 +1,7 @@
 #include "cli/session.hpp"
 
+#include "cli/progress_line.hpp"
+
 #include "common/error.hpp"
 #include "main/database_state.hpp"
 
@@ -41,41 +43,6 @@ class InterruptScope {
 
  private:
   struct sigaction previous_ {};
-};
-
-/// A progress line on stderr for statements that run longer than a second (terminals only).
-class ProgressLine {
- public:
-  void start() {
-    start_ns_.store(now_ns());
-    last_ns_.store(0);
-    shown_.store(false);
-  }
-  void update(size_t pipeline, size_t done, size_t morsels, size_t pipelines) {
-    int64_t now = now_ns();
-    if (now - start_ns_.load() < 1'000'000'000 || now - last_ns_.load() < 200'000'000) return;
-    std::lock_guard lock(mutex_);
-    if (now - last_ns_.load() < 200'000'000) return;
-    last_ns_.store(now);
-    shown_.store(true);
-    std::fprintf(stderr, "\r[%.1f s] pipeline %zu/%zu: %zu/%zu morsels   ", (now - start_ns_.load()) / 1e9,
-                 pipeline + 1, pipelines, done, morsels);
-    std::fflush(stderr);
-  }
-  void clear() {
-    std::lock_guard lock(mutex_);
-    if (shown_.exchange(false)) std::fprintf(stderr, "\r%60s\r", "");
-  }
-
- private:
-  static int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-  std::mutex mutex_;
-  std::atomic<int64_t> start_ns_{0};
-  std::atomic<int64_t> last_ns_{0};
-  std::atomic<bool> shown_{false};
 };
 
 ProgressLine g_progress;

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/convert_command.hpp"
 #include "cli/interactive.hpp"
 #include "cli/result_format.hpp"
 #include "cli/serve_command.hpp"
@@ -51,12 +52,15 @@ int run_main(int argc, char** argv) {
   app.add_flag("--no-gpu-fallback", no_fallback, "with the GPU, fail instead of running an operator on the CPU");
   ServeOptions serve_options;
   CLI::App* serve = add_serve_command(app, serve_options);
+  ConvertOptions convert_options;
+  CLI::App* convert = add_convert_command(app, convert_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   if (serve->parsed()) return run_serve(serve_options);
+  if (convert->parsed()) return run_convert(convert_options);
 
   bool stdout_tty = isatty(STDOUT_FILENO) != 0;
   bool stdin_tty = isatty(STDIN_FILENO) != 0;
