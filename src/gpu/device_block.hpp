@@ -57,13 +57,15 @@ class DeviceUpload {
   /// when `mr` has no room (the user copies the bytes itself later).
   template <typename Copy>
   bool start(MemoryResource& mr, size_t bytes, Stream stream, Copy&& copy) {
-    auto done = std::make_unique<Event>();
+    auto done = std::make_unique<Event>(true);
     try {
       block_ = DeviceBlock(mr, bytes, stream);
     } catch (const ResourceExhausted&) {
       return false;
     }
     try {
+      started_ = std::make_unique<Event>(true);
+      started_->record(stream);
       copy(block_.data());
       done->record(stream);
     } catch (...) {
@@ -81,9 +83,13 @@ class DeviceUpload {
     block_.free_on(stream);
     return std::move(block_);
   }
+  /// Milliseconds the copy took on its stream (from its start there to its end); only once a stream that took the
+  /// block has been synchronized. 0 when nothing was started.
+  float copy_ms() const { return done_ && started_ ? done_->elapsed_ms_since(*started_) : 0.0f; }
 
  private:
   DeviceBlock block_;
+  std::unique_ptr<Event> started_;
   std::unique_ptr<Event> done_;
 };
 

@@ -132,10 +132,12 @@ Batch concat_batches(const std::vector<Batch>& batches, const SchemaPtr& schema,
     bool any_nulls = false;
     for (const auto& b : batches) any_nulls |= b.column(c)->null_count() > 0;
     if (type.id() == TypeId::kVarchar) {
+      // NULL rows hold no string: their values are not read (a dictionary column's code of a NULL row need not
+      // name an entry, and an all-NULL column's dictionary can be empty).
       size_t bytes = 0;
       for (const auto& b : batches) {
         const Column& col = *b.column(c);
-        for (size_t i = 0; i < col.length(); ++i) bytes += col.string_at(i).size();
+        for (size_t i = 0; i < col.length(); ++i) bytes += col.is_valid(i) ? col.string_at(i).size() : 0;
       }
       auto out = Column::make_string(rows, bytes, any_nulls, mr, gpu::Stream::host());
       int64_t* o = out->mutable_offsets();
@@ -146,10 +148,11 @@ Batch concat_batches(const std::vector<Batch>& batches, const SchemaPtr& schema,
       for (const auto& b : batches) {
         const Column& col = *b.column(c);
         for (size_t i = 0; i < col.length(); ++i, ++r) {
-          std::string_view s = col.string_at(i);
+          const bool is_valid = col.is_valid(i);
+          std::string_view s = is_valid ? col.string_at(i) : std::string_view();
           if (!s.empty()) std::memcpy(chars + o[r], s.data(), s.size());
           o[r + 1] = o[r] + static_cast<int64_t>(s.size());
-          if (valid != nullptr && !col.is_valid(i)) bits::clear(valid, r);
+          if (valid != nullptr && !is_valid) bits::clear(valid, r);
         }
       }
       out->recount_nulls();
