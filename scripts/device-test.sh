@@ -7,6 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR=${1:-}
 if [ -z "$BIN_DIR" ]; then
+  # scripts/device-pack.sh leaves the binaries packed as .device/bin.tar.xz.
+  [ ! -x .device/bin/kestrel ] && [ -f .device/bin.tar.xz ] && tar xJf .device/bin.tar.xz -C .device
   if [ -x .device/bin/kestrel ]; then BIN_DIR=.device/bin; else BIN_DIR=build; fi
 fi
 LOG_DIR=${OUT:-/tmp}/kestrel-device-test
