@@ -23,6 +23,9 @@ inline std::vector<std::string> parquet_corpus_files() {
     }
   } else {
     folders = {"../shared/parquet-testing", ".device/parquet-testing", ".device/parquet-corpus"};
+#ifdef KESTREL_SHARED_DIR
+    folders.front() = std::string(KESTREL_SHARED_DIR) + "/parquet-testing";
+#endif
   }
   std::vector<std::string> files;
   for (const std::string& f : folders) {

@@ -1,8 +1,9 @@
-// The CPU kcol reader on corrupted files: every readable file of the Parquet corpus ($KESTREL_PARQUET_CORPUS, as the
-// GPU tests find it, else ../shared/parquet-testing) written as kcol in small row groups, then copies with one bit
-// flipped at seeded random places read row group by row group. Each read either succeeds or fails with InvalidInput
-// or NotImplemented naming the file: never another error class (a size taken from corrupt bytes once asked the host
-// for 8 EiB), never a crash. The GPU reader's twin test (test/gpu/kcol_device_test.cpp) flips the same way.
+// The CPU kcol reader on corrupted files: every readable file of the Parquet corpus (test/gpu/parquet_corpus.hpp:
+// $KESTREL_PARQUET_CORPUS, else the shared parquet-testing files) written as kcol in small row groups, read whole,
+// then copies with one bit flipped at seeded random places read the same way. Each read either succeeds or fails
+// with InvalidInput or NotImplemented naming the file: never another error class, never a crash (an all-NULL
+// dictionary column once sent the concatenation past its offsets, asking the host for 8 EiB). The GPU reader's twin
+// test (test/gpu/kcol_device_test.cpp) flips the same way.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../../gpu/parquet_corpus.hpp"
 #include "common/error.hpp"
 #include "io/kcol/kcol_file.hpp"
 #include "io/parquet/parquet_dataset.hpp"
@@ -21,31 +23,6 @@ namespace kestrel::io {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> folders;
-  if (const char* env = std::getenv("KESTREL_PARQUET_CORPUS"); env != nullptr && *env != '\0') {
-    std::string all = env;
-    for (size_t at = 0; at <= all.size();) {
-      size_t end = all.find(':', at);
-      if (end == std::string::npos) end = all.size();
-      if (end > at) folders.push_back(all.substr(at, end - at));
-      at = end + 1;
-    }
-  } else {
-    folders = {std::string(KESTREL_SHARED_DIR) + "/parquet-testing"};
-  }
-  std::vector<std::string> files;
-  for (const std::string& f : folders) {
-    if (!fs::is_directory(f)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(f)) {
-      const std::string p = e.path().string();
-      if (e.is_regular_file() && p.size() > 8 && p.substr(p.size() - 8) == ".parquet") files.push_back(p);
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 /// Reads every row group of `file` with all columns; the error's class and text, or "" when all reads succeed.
 std::string read_all(const KcolFile& file) {
@@ -64,7 +41,7 @@ std::string read_all(const KcolFile& file) {
 }
 
 TEST(KcolCorrupt, FlippedBitsFailCleanlyOnTheCpu) {
-  const auto files = corpus_files();
+  const auto files = testing::parquet_corpus_files();
   ASSERT_FALSE(files.empty()) << "no Parquet corpus found";
   const fs::path dir = fs::temp_directory_path() / ("kestrel-kcol-corrupt-" + std::to_string(::getpid()));
   fs::create_directories(dir);
