@@ -1,11 +1,15 @@
 #include "cli/serve_command.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <mutex>
+#include <optional>
+#include <thread>
 
 #include "common/error.hpp"
 #include "server/pg_server.hpp"
+#include "server/trino_server.hpp"
 
 namespace kestrel::cli {
 
@@ -52,23 +56,34 @@ std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::stri
   return std::make_unique<ServedSession>(*this);
 }
 
-server::pg::PgServer* g_server = nullptr;
+server::pg::PgServer* g_pg_server = nullptr;
+server::trino::TrinoServer* g_trino_server = nullptr;
 
 extern "C" void on_stop_signal(int) {
-  if (g_server != nullptr) g_server->stop();
+  if (g_pg_server != nullptr) g_pg_server->stop();
+  if (g_trino_server != nullptr) g_trino_server->stop();
 }
 
 }  // namespace
 
 CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
-  CLI::App* serve = app.add_subcommand("serve", "serve the engine to PostgreSQL clients (psql, psycopg, ...)");
+  CLI::App* serve =
+      app.add_subcommand("serve", "serve the engine to PostgreSQL clients (psql, psycopg, ...) and Trino clients");
   serve->add_option("--data", options.data_dirs, "attach the sub-folders (or files) of DIR as tables")
       ->check(CLI::ExistingDirectory);
   serve->add_option("--device", options.device, "where queries run: cpu, gpu or auto")
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   serve->add_option("--listen", options.listen, "address to listen on (default 127.0.0.1)");
-  serve->add_option("--pg-port", options.pg_port, "PostgreSQL protocol port; 0 picks a free port (default 5432)")
+  serve
+      ->add_option("--pg-port", options.pg_port,
+                   "PostgreSQL protocol port; 0 picks a free port (default 5432, none when only --trino-port is given)")
       ->check(CLI::Range(0, 65535));
+  serve->add_option("--trino-port", options.trino_port, "Trino client protocol (HTTP) port; 0 picks a free port")
+      ->check(CLI::Range(0, 65535));
+  serve
+      ->add_option("--trino-idle-timeout", options.trino_idle_timeout_s,
+                   "seconds after which a Trino query its client stopped reading is cancelled (default 300)")
+      ->check(CLI::Range(1, 86400));
   return serve;
 }
 
@@ -83,26 +98,47 @@ int run_serve(const ServeOptions& options) {
   DatabaseOptions database_options;
   database_options.device = *parse_device_choice(options.device);
   database_options.data_dirs = options.data_dirs;
+  bool serve_pg = options.pg_port >= 0 || options.trino_port < 0;
   try {
     ServedDatabase served(database_options);
     if (!served.database().device_note().empty()) std::cerr << "kestrel: " << served.database().device_note() << '\n';
-    server::pg::PgServer pg(served, {options.listen, options.pg_port});
-    int port = pg.bind();
-    std::cout << "pg: listening on " << options.listen << ":" << port << std::endl;
-    g_server = &pg;
+    std::optional<server::pg::PgServer> pg;
+    std::optional<server::trino::TrinoServer> trino;
+    if (serve_pg) {
+      pg.emplace(served, server::pg::PgServerOptions{options.listen, options.pg_port >= 0 ? options.pg_port : 5432});
+      int port = pg->bind();
+      std::cout << "pg: listening on " << options.listen << ":" << port << std::endl;
+    }
+    if (options.trino_port >= 0) {
+      trino.emplace(served, server::trino::TrinoServerOptions{options.listen, options.trino_port,
+                                                              std::chrono::seconds(options.trino_idle_timeout_s)});
+      int port = trino->bind();
+      std::cout << "trino: listening on " << options.listen << ":" << port << std::endl;
+    }
+    g_pg_server = pg ? &*pg : nullptr;
+    g_trino_server = trino ? &*trino : nullptr;
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGPIPE, SIG_IGN);
-    pg.run();
-    g_server = nullptr;
+    if (pg && trino) {
+      std::thread trino_thread([&] { trino->run(); });
+      pg->run();
+      trino->stop();
+      trino_thread.join();
+    } else if (pg) {
+      pg->run();
+    } else {
+      trino->run();
+    }
     std::cerr << "kestrel serve: stopped\n";
+    // Connection and query threads are detached and may still hold the servers and the database: leave without
+    // running destructors.
+    std::cout.flush();
+    std::_Exit(0);
   } catch (const Error& e) {
     std::cerr << "kestrel serve: " << e.what() << '\n';
     return 1;
   }
-  // Connection threads are detached and may still hold the database: leave without running destructors.
-  std::cout.flush();
-  std::_Exit(0);
 }
 
 }  // namespace kestrel::cli

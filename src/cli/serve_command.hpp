@@ -1,5 +1,5 @@
 #pragma once
-/// `kestrel serve`: the engine behind the PostgreSQL wire protocol (more protocols to come, issue 14).
+/// `kestrel serve`: the engine behind the PostgreSQL wire protocol and the Trino client protocol (issue 14).
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -14,7 +14,12 @@ struct ServeOptions {
   std::vector<std::string> data_dirs;
   std::string device = "auto";
   std::string listen = "127.0.0.1";
-  int pg_port = 5432;
+  /// -1 when not given: the PostgreSQL protocol is then served on 5432 unless --trino-port alone was given.
+  int pg_port = -1;
+  /// -1 when not given: no Trino protocol.
+  int trino_port = -1;
+  /// Seconds after which a Trino query that its client stopped asking about is cancelled and dropped.
+  int trino_idle_timeout_s = 300;
 };
 
 /// Declares the `serve` sub-command on `app`, filling `options` when it is parsed.

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "server/listen_socket.hpp"
 #include "server/pg_connection.hpp"
 
 namespace kestrel::server::pg {
@@ -38,36 +39,9 @@ PgServer::~PgServer() {
 }
 
 int PgServer::bind() {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  std::string port = std::to_string(options_.port);
-  int rc = ::getaddrinfo(options_.listen.c_str(), port.c_str(), &hints, &found);
-  if (rc != 0) throw IoError("cannot resolve listen address '" + options_.listen + "': " + gai_strerror(rc));
-  std::string last_error = "no address";
-  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
-    int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 64) == 0) {
-      listen_fd_ = fd;
-      break;
-    }
-    last_error = std::strerror(errno);
-    ::close(fd);
-  }
-  ::freeaddrinfo(found);
-  if (listen_fd_ < 0) {
-    throw IoError("cannot listen on " + options_.listen + ":" + port + ": " + last_error);
-  }
-  sockaddr_storage bound{};
-  socklen_t length = sizeof(bound);
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&bound), &length);
-  if (bound.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port);
-  return ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  int port = 0;
+  listen_fd_ = open_listen_socket(options_.listen, options_.port, &port);
+  return port;
 }
 
 void PgServer::run() {
