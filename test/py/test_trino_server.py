@@ -11,6 +11,7 @@ import select
 import socket
 import subprocess
 import threading
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -54,20 +55,24 @@ def _write_tables(data: Path) -> None:
 
 def _start(kestrel_bin: Path, args: list[str], protocols: list[str]):
     """Starts `kestrel serve ARGS` and returns (process, {protocol: port}) once every protocol reported its port."""
+    # Unbuffered stdout: a buffered reader could hold the second port's line where select() no longer sees it.
+    # stderr (a log line per query) goes to a file, so that a long test never fills a pipe nobody reads.
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen([str(kestrel_bin), "serve", "--device", "cpu", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=log, bufsize=0)
     ports: dict[str, int] = {}
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while len(ports) < len(protocols) and time.monotonic() < deadline and process.poll() is None:
         ready, _, _ = select.select([process.stdout], [], [], 0.5)
         if ready:
-            line = process.stdout.readline()
+            line = process.stdout.readline().decode()
             name, _, rest = line.partition(": listening on 127.0.0.1:")
             if rest:
                 ports[name] = int(rest)
     if sorted(ports) != sorted(protocols):
         process.kill()
-        pytest.fail(f"kestrel serve reported {ports}, expected {protocols}; stderr: {process.stderr.read()}")
+        log.seek(0)
+        pytest.fail(f"kestrel serve reported {ports}, expected {protocols}; stderr: {log.read().decode()}")
     return process, ports
 
 
