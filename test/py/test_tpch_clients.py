@@ -1,6 +1,7 @@
 """The 22 TPC-H queries at SF1 through `kestrel serve`, by the real clients of both protocols (psycopg 3 over the
-PostgreSQL wire protocol, the trino client over HTTP), against the official answers."""
+PostgreSQL wire protocol, the trino client and presto-python-client over HTTP), against the official answers."""
 
+import prestodb
 import psycopg
 import pytest
 import trino
@@ -34,6 +35,15 @@ def test_tpch_sf1_through_psycopg(server, number):
 @pytest.mark.parametrize("number", QUERIES)
 def test_tpch_sf1_through_the_trino_client(server, number):
     cursor = trino.dbapi.connect(host="127.0.0.1", port=server["trino"], user="tpch").cursor()
+    cursor.execute(tpch.query_text(number).strip().rstrip(";"))
+    problems = tpch.compare_with_answer(number, _text_rows(cursor.fetchall()))
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("number", QUERIES)
+def test_tpch_sf1_through_presto_python_client(server, number):
+    cursor = prestodb.dbapi.connect(host="127.0.0.1", port=server["trino"], user="tpch", catalog="kestrel",
+                                    schema="public").cursor()
     cursor.execute(tpch.query_text(number).strip().rstrip(";"))
     problems = tpch.compare_with_answer(number, _text_rows(cursor.fetchall()))
     assert not problems, "\n".join(problems[:20])
