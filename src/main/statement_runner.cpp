@@ -16,6 +16,7 @@
 #include "gpu/memory_resource.hpp"
 #include "main/copy_statement.hpp"
 #include "main/modify_statement.hpp"
+#include "main/show_statement.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/optimizer/optimizer.hpp"
 #include "vector/gather.hpp"
@@ -23,22 +24,6 @@
 namespace kestrel {
 
 namespace {
-
-/// A one-column-per-field result of text rows (SHOW, EXPLAIN, DESCRIBE).
-QueryResult text_result(const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<Field> fields;
-  std::vector<ColumnPtr> columns;
-  for (size_t c = 0; c < names.size(); ++c) {
-    fields.push_back({names[c], TypeId::kVarchar});
-    std::vector<Value> values;
-    for (const auto& row : rows) values.push_back(Value::varchar(row[c]));
-    columns.push_back(Column::from_values(TypeId::kVarchar, values));
-  }
-  QueryResult result;
-  result.schema = std::make_shared<Schema>(fields);
-  result.batches.push_back(Batch(result.schema, std::move(columns), rows.size(), gpu::MemoryKind::kHost));
-  return result;
-}
 
 QueryResult status(std::string message) {
   QueryResult result;
@@ -306,10 +291,7 @@ QueryResult describe(Database::State& state, const ast::DescribeStatement& s) {
     if (table) {
       fields = table->schema()->fields();
     } else if (auto view = state.catalog.find_view(s.table.name())) {
-      plan::Binder binder(state.catalog);
-      ast::BaseTableRef ref(s.table.position);
-      (void)ref;
-      throw NotImplemented("DESCRIBE of a view is not supported yet", s.position);
+      fields = plan::Binder(state.catalog).view_fields(*view);
     } else {
       throw BinderError("table '" + s.table.to_string() + "' does not exist", s.table.position, "42P01");
     }
@@ -453,16 +435,7 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
       s.all ? state.settings.reset_all() : state.settings.reset(s.name);
       return status("RESET");
     }
-    case ast::StatementKind::kShow: {
-      const auto& s = statement.as<ast::ShowStatement>();
-      if (s.show == ast::ShowKind::kTables) {
-        std::vector<std::vector<std::string>> rows;
-        for (const auto& n : state.catalog.table_names()) rows.push_back({n});
-        return text_result({"name"}, rows);
-      }
-      if (s.show == ast::ShowKind::kAll) return text_result({"name", "setting", "description"}, state.settings.all());
-      return text_result({s.name}, {{state.settings.get(s.name)}});
-    }
+    case ast::StatementKind::kShow: return run_show(state, statement.as<ast::ShowStatement>());
     case ast::StatementKind::kDescribe: return describe(state, statement.as<ast::DescribeStatement>());
     case ast::StatementKind::kCopy: return copy_to(state, statement.as<ast::CopyStatement>(), cancel);
   }

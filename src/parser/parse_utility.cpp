@@ -141,8 +141,18 @@ StatementPtr SqlParser::parse_show() {
     statement->show = ShowKind::kAll;
   } else if (match_keyword("tables")) {
     statement->show = ShowKind::kTables;
+    if (match_keyword("from") || match_keyword("in")) statement->from = parse_qualified_name("a schema name");
+  } else if (match_keyword("schemas")) {
+    statement->show = ShowKind::kSchemas;
+    if (match_keyword("from") || match_keyword("in")) statement->from = parse_qualified_name("a catalog name");
+  } else if (match_keyword("catalogs")) {
+    statement->show = ShowKind::kCatalogs;
+  } else if (match_keyword("columns")) {
+    statement->show = ShowKind::kColumns;
+    if (!match_keyword("from") && !match_keyword("in")) fail_expected("FROM or IN after SHOW COLUMNS");
+    statement->from = parse_qualified_name("a table name after SHOW COLUMNS FROM");
   } else {
-    statement->name = expect_name("a setting name, ALL or TABLES after SHOW");
+    statement->name = expect_name("a setting name, ALL, TABLES, SCHEMAS, CATALOGS or COLUMNS after SHOW");
     while (match_operator(".")) statement->name += "." + expect_label("a name after '.'");
   }
   return statement;

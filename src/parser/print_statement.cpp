@@ -233,9 +233,17 @@ void SqlPrinter::print(const Statement& statement) {
     }
     case StatementKind::kShow: {
       const auto& node = statement.as<ShowStatement>();
-      out_ += node.show == ShowKind::kAll      ? "SHOW ALL"
-              : node.show == ShowKind::kTables ? "SHOW TABLES"
-                                               : "SHOW " + setting_name(node.name);
+      switch (node.show) {
+        case ShowKind::kSetting: out_ += "SHOW " + setting_name(node.name); return;
+        case ShowKind::kAll: out_ += "SHOW ALL"; return;
+        case ShowKind::kCatalogs: out_ += "SHOW CATALOGS"; return;
+        case ShowKind::kTables: out_ += "SHOW TABLES"; break;
+        case ShowKind::kSchemas: out_ += "SHOW SCHEMAS"; break;
+        case ShowKind::kColumns: out_ += "SHOW COLUMNS"; break;
+      }
+      if (!node.from.parts.empty()) {
+        out_ += " FROM " + dotted(node.from.parts);
+      }
       return;
     }
     case StatementKind::kDescribe: {

@@ -81,10 +81,14 @@ struct ResetStatement final : Statement {
 enum class ShowKind : uint8_t {
   kSetting,  ///< SHOW name
   kAll,      ///< SHOW ALL: every setting
-  kTables,   ///< SHOW TABLES
+  kTables,   ///< SHOW TABLES [FROM schema]
+  kSchemas,  ///< SHOW SCHEMAS [FROM catalog]
+  kCatalogs, ///< SHOW CATALOGS
+  kColumns,  ///< SHOW COLUMNS FROM table
 };
 
-/// `SHOW name`, `SHOW ALL`, `SHOW TABLES`.
+/// `SHOW name`, `SHOW ALL`, and the Trino listings `SHOW TABLES`, `SHOW SCHEMAS`, `SHOW CATALOGS`,
+/// `SHOW COLUMNS FROM t`.
 struct ShowStatement final : Statement {
   static constexpr StatementKind kKind = StatementKind::kShow;
   explicit ShowStatement(SourcePosition pos) : Statement(kKind, pos) {}
@@ -92,6 +96,9 @@ struct ShowStatement final : Statement {
   ShowKind show = ShowKind::kSetting;
   /// The setting's lower-case name for kSetting; empty otherwise.
   std::string name;
+  /// What FROM (or IN) names: the schema of SHOW TABLES, the catalog of SHOW SCHEMAS, the table of SHOW COLUMNS;
+  /// no parts when not given.
+  QualifiedName from;
 };
 
 /// `DESCRIBE table` (its columns) or `DESCRIBE query` (the result columns). Exactly one of `table` (non-empty

@@ -43,6 +43,20 @@ void add_unreadable_columns(const catalog::Table& table, Scope& scope) {
   }
 }
 
+/// A scan of every column of `table`, labelled `name` (or the alias) in `scope`.
+LogicalPtr scan_table(const catalog::TablePtr& table, const std::optional<ast::TableAlias>& alias,
+                      const std::string& name, Scope& scope) {
+  auto get = std::make_shared<LogicalGet>();
+  get->table = table;
+  for (size_t i = 0; i < table->schema()->size(); ++i) {
+    get->spec.columns.push_back(i);
+    get->output.push_back(table->schema()->field(i));
+  }
+  apply_alias(alias, name, *get, scope);
+  add_unreadable_columns(*table, scope);
+  return get;
+}
+
 }  // namespace
 
 LogicalPtr make_cross_join(LogicalPtr left, LogicalPtr right) {
@@ -155,15 +169,7 @@ LogicalPtr Binder::bind_table_function(const ast::TableFunctionRef& ref, Scope& 
   } catch (const BinderError& e) {
     throw BinderError(e.message(), ref.position, e.code());
   }
-  auto get = std::make_shared<LogicalGet>();
-  get->table = table;
-  for (size_t i = 0; i < table->schema()->size(); ++i) {
-    get->spec.columns.push_back(i);
-    get->output.push_back(table->schema()->field(i));
-  }
-  apply_alias(ref.alias, ref.name, *get, scope);
-  add_unreadable_columns(*table, scope);
-  return get;
+  return scan_table(table, ref.alias, ref.name, scope);
 }
 
 LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {
@@ -177,6 +183,10 @@ LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {
       }
     }
   }
+  if (ref.name.parts.size() >= 2) {
+    // information_schema.X and pg_catalog.X; other qualifiers name the one user schema.
+    if (catalog::TablePtr system = system_table(ref.name)) return scan_table(system, ref.alias, name, scope);
+  }
   if (auto view = catalog_.find_view(name)) {
     auto statement = parse_statement(view->sql);
     if (!statement->is<ast::QueryStatement>()) throw InternalError("view '" + name + "' is not a query");
@@ -188,16 +198,10 @@ LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {
     return plan;
   }
   catalog::TablePtr table = catalog_.find_table(name);
+  // An unqualified pg_class, pg_attribute, ... reads pg_catalog's when no user table has the name.
+  if (!table && ref.name.parts.size() == 1) table = system_table(ref.name);
   if (!table) throw BinderError("table '" + ref.name.to_string() + "' does not exist", ref.position, "42P01");
-  auto get = std::make_shared<LogicalGet>();
-  get->table = table;
-  for (size_t i = 0; i < table->schema()->size(); ++i) {
-    get->spec.columns.push_back(i);
-    get->output.push_back(table->schema()->field(i));
-  }
-  apply_alias(ref.alias, name, *get, scope);
-  add_unreadable_columns(*table, scope);
-  return get;
+  return scan_table(table, ref.alias, name, scope);
 }
 
 LogicalPtr Binder::bind_join(const ast::JoinRef& join, Scope& scope) {

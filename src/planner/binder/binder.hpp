@@ -101,6 +101,10 @@ class Binder {
   /// Casts `expr` to `target`, failing with a BinderError at `pos` when no cast exists.
   static ExprPtr cast_to(ExprPtr expr, const LogicalType& target, std::optional<SourcePosition> pos);
 
+  /// The columns of a stored view (its SQL bound again now); no fields when the view no longer binds. System
+  /// tables listing views, DESCRIBE and SHOW COLUMNS use it.
+  std::vector<Field> view_fields(const catalog::View& view) const;
+
  private:
   friend class ExprBinder;
 
@@ -126,12 +130,19 @@ class Binder {
   LogicalPtr bind_base_table(const ast::BaseTableRef& ref, Scope& scope);
   LogicalPtr bind_table_function(const ast::TableFunctionRef& ref, Scope& scope);
   LogicalPtr bind_join(const ast::JoinRef& join, Scope& scope);
+  /// The system table a name denotes (catalog/system_tables.hpp), built now: `information_schema.X` or
+  /// `pg_catalog.X` (a BinderError when that schema has no X), or an unqualified pg_catalog name (nullptr when
+  /// there is none). nullptr for other qualified names.
+  catalog::TablePtr system_table(const ast::QualifiedName& name) const;
   LogicalPtr apply_order_limit(LogicalPtr plan, const ast::Query& query, const std::vector<std::string>& names);
 
   const catalog::Catalog& catalog_;
   /// The correlation of the SELECT whose FROM is being bound (derived tables there may read its outer query).
   Correlation* from_correlation_ = nullptr;
   std::vector<std::map<std::string, Cte>> cte_scopes_;
+  /// Set in the binder that computes view columns for a system table, so a view over information_schema does not
+  /// bind itself again without end (it lists views without columns).
+  bool listing_views_ = false;
 };
 
 /// Adds column refs for all of `plan`'s output to a fresh scope labelled `table`.

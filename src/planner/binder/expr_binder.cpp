@@ -381,6 +381,10 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
 }
 
 ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext& ctx) {
+  // current_catalog and current_schema are written without parentheses in PostgreSQL.
+  const bool session_word =
+      ref.names.size() == 1 && (ref.column() == "current_catalog" || ref.column() == "current_schema");
+  if (ctx.scope == nullptr && session_word) return make_constant(*session_constant(ref.column()));
   if (ctx.scope == nullptr) {
     throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
   }
@@ -395,6 +399,7 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
     }
     found = &c;
   }
+  if (found == nullptr && session_word) return make_constant(*session_constant(ref.column()));
   if (found == nullptr && ctx.outer != nullptr) {
     // A correlated reference to the enclosing query.
     ExprBindContext outer{ctx.outer, ctx.clause, nullptr};
@@ -543,6 +548,9 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
                       call.position, "42809");
   }
   if (ExprPtr rewritten = bind_presto_rewrite(call, ctx)) return rewritten;
+  if (call.args.empty()) {
+    if (auto value = session_constant(call.name)) return make_constant(*value);
+  }
   auto f = lookup_scalar_function(call.name, call.args.size());
   if (!f) {
     if (is_scalar_function_name(call.name)) {

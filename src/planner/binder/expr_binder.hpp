@@ -84,6 +84,9 @@ class ExprBinder {
   /// day_of_week/dow, day_of_year/doy, week/week_of_year as extract; if(c, a[, b]) as CASE; pi() and e() as
   /// constants. nullptr for any other name.
   ExprPtr bind_presto_rewrite(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// The value of a session function without arguments that clients call on connect: current_schema(),
+  /// current_database(), current_catalog (catalog/system_tables.hpp's names); nullopt for other names.
+  static std::optional<Value> session_constant(const std::string& name);
   /// Checks the unit of a bound date_add / date_diff call: a constant that suits its value type.
   void check_date_add_unit(const ast::FunctionCall& call, const Expr& bound);
   /// f(...) OVER (...): a placeholder column of the window (see WindowBinding).
