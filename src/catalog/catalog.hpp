@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/file_access.hpp"
 #include "catalog/table.hpp"
 
 namespace kestrel::catalog {
@@ -43,6 +44,9 @@ class Catalog {
   void attach_data_dir(const std::string& dir, TableFactory factory);
   /// The folder CREATE TABLE AS writes into (the first attached one), if any.
   const std::optional<std::string>& data_dir() const { return data_dir_; }
+  /// Which files SQL may read and write (all, unless restricted for a served session).
+  FileAccess& file_access() { return file_access_; }
+  const FileAccess& file_access() const { return file_access_; }
 
  private:
   static std::string key(const std::string& name);
@@ -51,6 +55,7 @@ class Catalog {
   std::map<std::string, TablePtr> tables_;
   std::map<std::string, View> views_;
   std::optional<std::string> data_dir_;
+  FileAccess file_access_;
 };
 
 }  // namespace kestrel::catalog

@@ -50,6 +50,11 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)), stat
   if (options_.threads > 0) state_->settings.set("threads", std::to_string(options_.threads));
   if (!options_.gpu_fallback) state_->settings.set("gpu_fallback", "false");
   for (const auto& dir : options_.data_dirs) state_->catalog.attach_data_dir(dir, catalog::open_file_table);
+  if (options_.restrict_files) {
+    std::vector<std::string> roots = options_.data_dirs;
+    roots.insert(roots.end(), options_.allowed_dirs.begin(), options_.allowed_dirs.end());
+    state_->catalog.file_access().restrict_to(roots);
+  }
   if (options_.device == DeviceChoice::kCpu) {
     effective_device_ = DeviceChoice::kCpu;
     return;

@@ -34,6 +34,9 @@ struct DatabaseOptions {
   bool gpu_fallback = true;
   /// Worker threads for CPU execution; 0 = all cores.
   int threads = 0;
+  /// SQL may read and write files only below `data_dirs` and `allowed_dirs` (served sessions); otherwise any file.
+  bool restrict_files = false;
+  std::vector<std::string> allowed_dirs;
 };
 
 /// The result of one statement: a schema and host batches for queries, a status message for others.

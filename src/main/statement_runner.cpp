@@ -334,6 +334,7 @@ QueryResult explain(Database::State& state, const ast::ExplainStatement& s, cons
 
 QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const std::atomic<bool>& cancel) {
   if (!s.to) throw NotImplemented("COPY ... FROM is not supported yet; use INSERT INTO ... SELECT * FROM read_csv(...)", s.position);
+  state.catalog.file_access().check_write(s.file, s.position);
   plan::Binder binder(state.catalog);
   plan::LogicalPtr plan;
   if (s.query) {

@@ -163,6 +163,7 @@ LogicalPtr Binder::bind_table_function(const ast::TableFunctionRef& ref, Scope& 
   std::string path = text_of(*ref.args[0]);
   std::vector<std::pair<std::string, std::string>> options;
   for (const auto& named : ref.named_args) options.emplace_back(named.name, text_of(*named.value));
+  catalog_.file_access().check_read(path, ref.args[0]->position);
   catalog::TablePtr table;
   try {
     table = catalog::open_table_function(ref.name, path, options);
