@@ -18,6 +18,10 @@ kestrel_find_static(KESTREL_TINFO_LIB tinfo)
 kestrel_find_static(KESTREL_BSD_LIB bsd)
 kestrel_find_static(KESTREL_MD_LIB md)
 
+# TLS and the SCRAM-SHA-256 primitives of `kestrel serve`: Debian's OpenSSL 3 (libssl-dev), static like the rest.
+kestrel_find_static(KESTREL_SSL_LIB ssl)
+kestrel_find_static(KESTREL_CRYPTO_LIB crypto)
+
 add_library(kestrel_compression INTERFACE)
 target_link_libraries(kestrel_compression INTERFACE ${KESTREL_ZSTD_LIB} ${KESTREL_SNAPPY_LIB} ${KESTREL_LZ4_LIB}
   ${KESTREL_Z_LIB} ${KESTREL_BROTLIDEC_LIB} ${KESTREL_BROTLIENC_LIB} ${KESTREL_BROTLICOMMON_LIB})
@@ -25,6 +29,9 @@ target_link_libraries(kestrel_compression INTERFACE ${KESTREL_ZSTD_LIB} ${KESTRE
 add_library(kestrel_line_editing INTERFACE)
 target_link_libraries(kestrel_line_editing INTERFACE ${KESTREL_EDIT_LIB} ${KESTREL_TINFO_LIB} ${KESTREL_BSD_LIB}
   ${KESTREL_MD_LIB})
+
+add_library(kestrel_tls INTERFACE)
+target_link_libraries(kestrel_tls INTERFACE ${KESTREL_SSL_LIB} ${KESTREL_CRYPTO_LIB} ${CMAKE_DL_LIBS} Threads::Threads)
 
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build ccache pkg-config python3-venv
           libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
           libedit-dev libncurses-dev libbsd-dev libmd-dev
-          libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev)
+          libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+          libssl-dev openssl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

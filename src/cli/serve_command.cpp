@@ -3,12 +3,15 @@
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 
 #include "common/error.hpp"
+#include "server/auth_users.hpp"
 #include "server/pg_server.hpp"
+#include "server/tls_context.hpp"
 #include "server/trino_server.hpp"
 
 namespace kestrel::cli {
@@ -84,16 +87,43 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
       ->add_option("--trino-idle-timeout", options.trino_idle_timeout_s,
                    "seconds after which a Trino query its client stopped reading is cancelled (default 300)")
       ->check(CLI::Range(1, 86400));
+  serve->add_option("--tls-cert", options.tls_cert,
+                    "PEM certificate (chain) for TLS on both protocols; needs --tls-key");
+  serve->add_option("--tls-key", options.tls_key, "PEM private key of --tls-cert");
+  serve->add_option("--users", options.users_file,
+                    "users file (lines from `kestrel passwd NAME`): every client must authenticate (SCRAM-SHA-256 for "
+                    "PostgreSQL, HTTP Basic for Trino)");
   return serve;
 }
 
 int run_serve(const ServeOptions& options) {
-  if (!server::pg::is_loopback_address(options.listen)) {
+  const bool loopback = server::pg::is_loopback_address(options.listen);
+  if (!loopback && options.users_file.empty()) {
     std::cerr << "kestrel serve: --listen " << options.listen
-              << " is not a loopback address; serving other machines requires authentication, and no users are "
-                 "configured (user authentication is not available yet), so Kestrel listens only on 127.0.0.1, ::1 "
-                 "or localhost\n";
+              << " is not a loopback address; serving other machines requires authentication: give --users FILE "
+                 "(make its lines with `kestrel passwd NAME`), or listen on 127.0.0.1, ::1 or localhost\n";
     return 2;
+  }
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    std::cerr << "kestrel serve: --tls-cert and --tls-key go together: give both or neither\n";
+    return 2;
+  }
+  std::shared_ptr<const server::tls::TlsContext> tls;
+  std::shared_ptr<const server::auth::UserFile> users;
+  try {
+    if (!options.tls_cert.empty()) tls = server::tls::TlsContext::load(options.tls_cert, options.tls_key);
+    if (!options.users_file.empty()) {
+      users = std::make_shared<const server::auth::UserFile>(server::auth::UserFile::load(options.users_file));
+    }
+  } catch (const Error& e) {
+    std::cerr << "kestrel serve: " << e.what() << '\n';
+    return 2;
+  }
+  if (users && !tls && !loopback) {
+    std::cerr << "kestrel serve: warning: TLS is off (no --tls-cert): PostgreSQL clients authenticate with "
+                 "SCRAM-SHA-256, which never sends the password, but Trino clients' Basic authentication would send "
+                 "passwords in clear text (Trino clients refuse it over http), and all query data travels "
+                 "unencrypted\n";
   }
   DatabaseOptions database_options;
   database_options.device = *parse_device_choice(options.device);
@@ -105,13 +135,15 @@ int run_serve(const ServeOptions& options) {
     std::optional<server::pg::PgServer> pg;
     std::optional<server::trino::TrinoServer> trino;
     if (serve_pg) {
-      pg.emplace(served, server::pg::PgServerOptions{options.listen, options.pg_port >= 0 ? options.pg_port : 5432});
+      pg.emplace(served, server::pg::PgServerOptions{options.listen, options.pg_port >= 0 ? options.pg_port : 5432,
+                                                     tls, users});
       int port = pg->bind();
       std::cout << "pg: listening on " << options.listen << ":" << port << std::endl;
     }
     if (options.trino_port >= 0) {
-      trino.emplace(served, server::trino::TrinoServerOptions{options.listen, options.trino_port,
-                                                              std::chrono::seconds(options.trino_idle_timeout_s)});
+      trino.emplace(served,
+                    server::trino::TrinoServerOptions{options.listen, options.trino_port,
+                                                      std::chrono::seconds(options.trino_idle_timeout_s), tls, users});
       int port = trino->bind();
       std::cout << "trino: listening on " << options.listen << ":" << port << std::endl;
     }

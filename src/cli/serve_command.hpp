@@ -20,6 +20,13 @@ struct ServeOptions {
   int trino_port = -1;
   /// Seconds after which a Trino query that its client stopped asking about is cancelled and dropped.
   int trino_idle_timeout_s = 300;
+  /// PEM certificate chain and private key: both or neither. With them, PostgreSQL clients may ask for TLS and the
+  /// Trino port speaks HTTPS.
+  std::string tls_cert;
+  std::string tls_key;
+  /// A users file (`kestrel passwd NAME` makes its lines): every connection must then authenticate, and --listen may
+  /// name a non-loopback address. Empty: no authentication, loopback only.
+  std::string users_file;
 };
 
 /// Declares the `serve` sub-command on `app`, filling `options` when it is parsed.

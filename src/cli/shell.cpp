@@ -13,6 +13,7 @@
 
 #include "cli/convert_command.hpp"
 #include "cli/interactive.hpp"
+#include "cli/passwd_command.hpp"
 #include "cli/result_format.hpp"
 #include "cli/serve_command.hpp"
 #include "cli/session.hpp"
@@ -54,6 +55,8 @@ int run_main(int argc, char** argv) {
   CLI::App* serve = add_serve_command(app, serve_options);
   ConvertOptions convert_options;
   CLI::App* convert = add_convert_command(app, convert_options);
+  PasswdOptions passwd_options;
+  CLI::App* passwd = add_passwd_command(app, passwd_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -61,6 +64,7 @@ int run_main(int argc, char** argv) {
   }
   if (serve->parsed()) return run_serve(serve_options);
   if (convert->parsed()) return run_convert(convert_options);
+  if (passwd->parsed()) return run_passwd(passwd_options);
 
   bool stdout_tty = isatty(STDOUT_FILENO) != 0;
   bool stdin_tty = isatty(STDIN_FILENO) != 0;

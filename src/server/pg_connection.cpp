@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "server/pg_builtins.hpp"
 #include "server/pg_server.hpp"
+#include "server/scram_exchange.hpp"
 
 namespace kestrel::server::pg {
 
@@ -35,7 +36,7 @@ int32_t random_secret() {
 }  // namespace
 
 PgConnection::PgConnection(int fd, uint64_t id, PgServer& server)
-    : fd_(fd), id_(id), secret_(random_secret()), server_(server), stream_(fd) {}
+    : fd_(fd), id_(id), secret_(random_secret()), server_(server), socket_(fd), stream_(socket_) {}
 
 PgConnection::~PgConnection() { ::close(fd_); }
 
@@ -74,6 +75,7 @@ void PgConnection::serve() {
     stream_.flush();
   }
   server_.unregister_connection(this);
+  socket_.close_notify();
   ::shutdown(fd_, SHUT_RDWR);
 }
 
@@ -84,8 +86,12 @@ bool PgConnection::startup() {
     if (!packet) return false;
     PayloadReader in(packet->payload);
     int32_t code = in.int32();
-    if (code == kSslRequestCode || code == kGssEncRequestCode) {
-      stream_.queue("N");  // no TLS or GSSAPI encryption yet: the client continues in plain text or gives up
+    if (code == kSslRequestCode) {
+      if (!answer_ssl_request()) return false;
+      continue;
+    }
+    if (code == kGssEncRequestCode) {
+      stream_.queue("N");  // no GSSAPI encryption: the client continues without it or gives up
       if (!stream_.flush()) return false;
       continue;
     }
@@ -126,6 +132,7 @@ bool PgConnection::startup() {
       for (const auto& o : unknown_options) negotiate.cstring(o);
       stream_.queue(negotiate.finish());
     }
+    if (!authenticate()) return false;
     session_ = server_.backend().open_session(user_);
     set_receive_timeout(fd_, 0);
     send_startup_answer();
@@ -134,8 +141,73 @@ bool PgConnection::startup() {
   throw ProtocolViolation("too many encryption requests before the startup packet");
 }
 
+bool PgConnection::answer_ssl_request() {
+  if (server_.tls() == nullptr || socket_.is_tls()) {
+    stream_.queue("N");  // no certificate configured: the client continues in plain text or gives up
+    return stream_.flush();
+  }
+  stream_.queue("S");
+  if (!stream_.flush()) return false;
+  try {
+    socket_.start_tls(*server_.tls());
+  } catch (const Error& e) {
+    server_.log_line("pg conn=" + std::to_string(id_) + " closed: " + e.what());
+    return false;
+  }
+  return true;
+}
+
+bool PgConnection::authenticate() {
+  const auth::UserFile* users = server_.users();
+  if (users == nullptr) return true;
+  // AuthenticationSASL: only SCRAM-SHA-256, no channel binding (so no SCRAM-SHA-256-PLUS).
+  stream_.queue(MessageBuilder('R').int32(10).cstring("SCRAM-SHA-256").byte(0).finish());
+  if (!stream_.flush()) return false;
+  auth::ScramExchange exchange(user_, users->find(user_));
+  try {
+    std::optional<Message> initial = stream_.read_message();
+    if (!initial) return false;
+    if (initial->type != 'p') throw ProtocolViolation("expected SASLInitialResponse, got a message of another type");
+    PayloadReader in(initial->payload);
+    std::string mechanism(in.cstring());
+    if (mechanism != "SCRAM-SHA-256") {
+      send_error({"FATAL", "28000", "client selected an invalid SASL authentication mechanism", std::nullopt});
+      stream_.flush();
+      return false;
+    }
+    int32_t length = in.int32();
+    if (length < 0 || static_cast<size_t>(length) != in.remaining()) {
+      throw ProtocolViolation("malformed SASLInitialResponse: bad length of the client's first message");
+    }
+    std::string server_first = exchange.server_first(in.bytes(static_cast<size_t>(length)));
+    stream_.queue(MessageBuilder('R').int32(11).bytes(server_first).finish());  // AuthenticationSASLContinue
+    if (!stream_.flush()) return false;
+    std::optional<Message> response = stream_.read_message();
+    if (!response) return false;
+    if (response->type != 'p') throw ProtocolViolation("expected SASLResponse, got a message of another type");
+    std::optional<std::string> server_final = exchange.server_final(response->payload);
+    if (!server_final) {
+      fail_authentication(users->find(user_) == nullptr ? "unknown user" : "wrong password");
+      return false;
+    }
+    stream_.queue(MessageBuilder('R').int32(12).bytes(*server_final).finish());  // AuthenticationSASLFinal
+    return true;
+  } catch (const Error& e) {
+    send_error({"FATAL", e.code(), e.what(), std::nullopt});
+    stream_.flush();
+    server_.log_line("pg conn=" + std::to_string(id_) + " user=" + user_ + " authentication failed: " + e.what());
+    return false;
+  }
+}
+
+void PgConnection::fail_authentication(const std::string& reason) {
+  send_error({"FATAL", "28P01", "password authentication failed for user \"" + user_ + "\"", std::nullopt});
+  stream_.flush();
+  server_.log_line("pg conn=" + std::to_string(id_) + " user=" + user_ + " authentication failed: " + reason);
+}
+
 void PgConnection::send_startup_answer() {
-  stream_.queue(MessageBuilder('R').int32(0).finish());  // AuthenticationOk: no users are configured
+  stream_.queue(MessageBuilder('R').int32(0).finish());  // AuthenticationOk
   for (const auto& [name, value] : server_.parameters()) {
     stream_.queue(MessageBuilder('S').cstring(name).cstring(value).finish());
   }

@@ -60,6 +60,14 @@ class PgConnection {
 
   // Startup (pg_connection.cpp).
   bool startup();
+  /// Answers an SSLRequest: 'S' and the TLS handshake when a certificate is configured, 'N' otherwise. False when
+  /// the connection is lost.
+  bool answer_ssl_request();
+  /// The SCRAM-SHA-256 exchange when users are configured (nothing otherwise); true when the client may go on. On a
+  /// wrong password or unknown user sends FATAL 28P01 and returns false.
+  bool authenticate();
+  /// Sends FATAL 28P01 for the user of the startup packet and logs the failure.
+  void fail_authentication(const std::string& reason);
   void send_startup_answer();
   // The simple query protocol.
   void simple_query(std::string_view query);
@@ -94,6 +102,7 @@ class PgConnection {
   uint64_t id_;
   int32_t secret_;
   PgServer& server_;
+  tls::TlsSocket socket_;
   MessageStream stream_;
   std::unique_ptr<SqlSession> session_;
   std::string user_;

@@ -5,12 +5,15 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "server/auth_users.hpp"
 #include "server/sql_backend.hpp"
+#include "server/tls_context.hpp"
 
 namespace kestrel::server::pg {
 
@@ -20,6 +23,10 @@ class PgConnection;
 struct PgServerOptions {
   std::string listen = "127.0.0.1";  ///< address to bind (loopback unless authentication is configured)
   int port = 5432;                   ///< 0 picks a free port
+  /// When set, an SSLRequest is answered 'S' and the connection continues over TLS; else 'N'.
+  std::shared_ptr<const tls::TlsContext> tls;
+  /// When set, every connection authenticates with SCRAM-SHA-256 against these users; else none does.
+  std::shared_ptr<const auth::UserFile> users;
 };
 
 /// The server version reported to clients: PostgreSQL 16 protocol behaviour, by Kestrel.
@@ -40,6 +47,10 @@ class PgServer {
   void stop() { stopping_.store(true); }
 
   SqlBackend& backend() { return backend_; }
+  /// The TLS context, or nullptr when TLS is off.
+  const tls::TlsContext* tls() const { return options_.tls.get(); }
+  /// The users that must authenticate, or nullptr when authentication is off.
+  const auth::UserFile* users() const { return options_.users.get(); }
   /// The ParameterStatus pairs sent at startup; SHOW answers them too.
   const std::vector<std::pair<std::string, std::string>>& parameters() const { return parameters_; }
 

@@ -1,9 +1,5 @@
 #include "server/pg_wire.hpp"
 
-#include <sys/socket.h>
-#include <sys/types.h>
-
-#include <cerrno>
 #include <cstring>
 
 namespace kestrel::server::pg {
@@ -28,10 +24,9 @@ void append_u32(std::string& out, uint32_t v) {
 bool MessageStream::read_exact(char* data, size_t n, size_t* got) {
   *got = 0;
   while (*got < n) {
-    ssize_t r = ::recv(fd_, data + *got, n - *got, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;  // closed, reset, or the receive timeout of the startup phase
-    *got += static_cast<size_t>(r);
+    size_t r = socket_.read_some(data + *got, n - *got);
+    if (r == 0) return false;  // closed, reset, or the receive timeout of the startup phase
+    *got += r;
   }
   return true;
 }
@@ -78,18 +73,9 @@ std::optional<Message> MessageStream::read_message() {
 }
 
 bool MessageStream::flush() {
-  size_t sent = 0;
-  while (sent < out_.size()) {
-    ssize_t r = ::send(fd_, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      out_.clear();
-      return false;
-    }
-    sent += static_cast<size_t>(r);
-  }
+  bool sent = socket_.write_all(out_);
   out_.clear();
-  return true;
+  return sent;
 }
 
 int16_t PayloadReader::int16() {

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "server/tls_socket.hpp"
+
 namespace kestrel::server::pg {
 
 /// The largest message a client may send (PostgreSQL's own limit for most messages is 1 GiB).
@@ -28,10 +30,10 @@ struct Message {
   std::string payload;
 };
 
-/// Reads framed messages from a connected socket.
+/// Reads framed messages from a connected socket, plain or TLS.
 class MessageStream {
  public:
-  explicit MessageStream(int fd) : fd_(fd) {}
+  explicit MessageStream(tls::TlsSocket& socket) : socket_(socket) {}
 
   /// The startup packet (length-prefixed, no type byte). nullopt when the client closed before sending anything.
   std::optional<Message> read_startup();
@@ -50,7 +52,7 @@ class MessageStream {
   /// Reads exactly `n` bytes; false at end of stream (a partial read counts as end of stream: `*got` says how much).
   bool read_exact(char* data, size_t n, size_t* got);
 
-  int fd_;
+  tls::TlsSocket& socket_;
   std::string out_;
 };
 

@@ -5,6 +5,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +30,10 @@ const char* reason_phrase(int status) {
       return "No Content";
     case 400:
       return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
     case 404:
       return "Not Found";
     case 405:
@@ -99,24 +104,17 @@ void parse_head(std::string_view head, HttpRequest& request) {
   }
 }
 
-bool send_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
+/// A client has this long to finish the TLS handshake (and later, to finish a TLS record it started).
+constexpr int kTlsReceiveTimeoutSeconds = 30;
 
-bool send_response(int fd, const HttpResponse& response, bool keep_alive) {
+bool send_response(tls::TlsSocket& socket, const HttpResponse& response, bool keep_alive) {
   std::string out = "HTTP/1.1 " + std::to_string(response.status) + " " + reason_phrase(response.status) + "\r\n";
   if (response.status != 204) out += "Content-Type: " + response.content_type + "\r\n";
   for (const auto& [name, value] : response.headers) out += name + ": " + value + "\r\n";
   out += "Content-Length: " + std::to_string(response.status == 204 ? 0 : response.body.size()) + "\r\n";
   out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
   if (response.status != 204) out += response.body;
-  return send_all(fd, out);
+  return socket.write_all(out);
 }
 
 }  // namespace
@@ -135,8 +133,9 @@ HttpResponse HttpResponse::text(int status, std::string body) {
   return response;
 }
 
-HttpListener::HttpListener(std::string listen, int port, HttpHandler handler, HttpLimits limits)
-    : listen_(std::move(listen)), port_(port), handler_(std::move(handler)), limits_(limits) {}
+HttpListener::HttpListener(std::string listen, int port, HttpHandler handler, HttpLimits limits,
+                           std::shared_ptr<const tls::TlsContext> tls)
+    : listen_(std::move(listen)), port_(port), handler_(std::move(handler)), limits_(limits), tls_(std::move(tls)) {}
 
 HttpListener::~HttpListener() {
   if (listen_fd_ >= 0) ::close(listen_fd_);
@@ -171,16 +170,30 @@ void HttpListener::run(const std::function<void()>& tick) {
 }
 
 void HttpListener::serve_connection(int fd) {
+  tls::TlsSocket socket(fd);
+  if (tls_) {
+    timeval timeout{kTlsReceiveTimeoutSeconds, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    try {
+      socket.start_tls(*tls_);
+    } catch (const std::exception& e) {
+      std::cerr << "trino: connection closed: " << e.what() << std::endl;
+      ::close(fd);
+      return;
+    }
+  }
   std::string buffer;
   char chunk[16 << 10];
   // Reads more bytes into `buffer`; false when the peer closed, broke or stayed silent too long.
   auto read_more = [&] {
-    pollfd p{fd, POLLIN, 0};
-    int timeout_ms = static_cast<int>(std::chrono::milliseconds(limits_.idle_timeout).count());
-    if (::poll(&p, 1, timeout_ms) <= 0) return false;
-    ssize_t n = ::recv(fd, chunk, sizeof(chunk), 0);
-    if (n <= 0) return false;
-    buffer.append(chunk, static_cast<size_t>(n));
+    if (!socket.has_buffered()) {
+      pollfd p{fd, POLLIN, 0};
+      int timeout_ms = static_cast<int>(std::chrono::milliseconds(limits_.idle_timeout).count());
+      if (::poll(&p, 1, timeout_ms) <= 0) return false;
+    }
+    size_t n = socket.read_some(chunk, sizeof(chunk));
+    if (n == 0) return false;
+    buffer.append(chunk, n);
     return true;
   };
   bool open = true;
@@ -219,7 +232,7 @@ void HttpListener::serve_connection(int fd) {
       request.body = buffer.substr(0, length);
       buffer.erase(0, length);
     } catch (const BadRequest& bad) {
-      send_response(fd, HttpResponse::text(bad.status, bad.message + "\n"), false);
+      send_response(socket, HttpResponse::text(bad.status, bad.message + "\n"), false);
       break;
     }
     bool keep_alive = lower(request.header("connection")) != "close";
@@ -229,8 +242,9 @@ void HttpListener::serve_connection(int fd) {
     } catch (const std::exception& e) {
       response = HttpResponse::text(500, std::string("internal error: ") + e.what() + "\n");
     }
-    open = send_response(fd, response, keep_alive) && keep_alive;
+    open = send_response(socket, response, keep_alive) && keep_alive;
   }
+  socket.close_notify();
   ::close(fd);
 }
 

@@ -1,15 +1,19 @@
 #pragma once
 /// The small HTTP/1.1 server under the Trino client protocol: requests with a Content-Length body (no chunked
-/// uploads), keep-alive connections, one thread per connection. Plain HTTP only; the Trino protocol adds TLS and
-/// authentication later.
+/// uploads), keep-alive connections, one thread per connection; HTTPS on the same port when a TLS context is given.
+/// Authentication is the routes' business (TrinoServer).
 
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "server/tls_context.hpp"
+#include "server/tls_socket.hpp"
 
 namespace kestrel::server::trino {
 
@@ -46,10 +50,11 @@ struct HttpLimits {
   std::chrono::seconds idle_timeout{300};
 };
 
-/// Binds a TCP port and serves HTTP/1.1 requests with `handler` until stop().
+/// Binds a TCP port and serves HTTP/1.1 requests with `handler` until stop(); HTTPS only when `tls` is set.
 class HttpListener {
  public:
-  HttpListener(std::string listen, int port, HttpHandler handler, HttpLimits limits = {});
+  HttpListener(std::string listen, int port, HttpHandler handler, HttpLimits limits = {},
+               std::shared_ptr<const tls::TlsContext> tls = nullptr);
   ~HttpListener();
   HttpListener(const HttpListener&) = delete;
   HttpListener& operator=(const HttpListener&) = delete;
@@ -68,6 +73,7 @@ class HttpListener {
   int port_;
   HttpHandler handler_;
   HttpLimits limits_;
+  std::shared_ptr<const tls::TlsContext> tls_;
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};
 };

@@ -63,12 +63,21 @@ bool parse_session_header(const std::string& header, std::vector<std::pair<std::
   return true;
 }
 
+/// 401 with the challenge that makes a client send Basic credentials.
+HttpResponse unauthorized(const std::string& message) {
+  HttpResponse response = HttpResponse::text(401, message + "\n");
+  response.headers.emplace_back("WWW-Authenticate", "Basic realm=\"kestrel\"");
+  return response;
+}
+
 }  // namespace
 
 TrinoServer::TrinoServer(SqlBackend& backend, TrinoServerOptions options)
     : backend_(backend),
       options_(std::move(options)),
-      listener_(options_.listen, options_.port, [this](const HttpRequest& request) { return handle(request); }),
+      listener_(
+          options_.listen, options_.port, [this](const HttpRequest& request) { return handle(request); }, HttpLimits{},
+          options_.tls),
       started_(std::chrono::steady_clock::now()),
       random_(std::random_device{}()) {}
 
@@ -83,12 +92,45 @@ void TrinoServer::run() {
   listener_.run([this] { expire_queries(); });
 }
 
+std::variant<std::string, HttpResponse> TrinoServer::authenticate(const HttpRequest& request) const {
+  const std::string& authorization = request.header("authorization");
+  if (authorization.empty()) return unauthorized("authentication required: send HTTP Basic credentials");
+  size_t space = authorization.find(' ');
+  std::string scheme = authorization.substr(0, space);
+  std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (scheme != "basic" || space == std::string::npos) {
+    return unauthorized("unsupported authentication scheme: use HTTP Basic");
+  }
+  std::string encoded = authorization.substr(space + 1);
+  encoded.erase(0, encoded.find_first_not_of(' '));
+  std::optional<std::string> decoded = auth::base64_decode(encoded);
+  size_t colon = decoded ? decoded->find(':') : std::string::npos;
+  if (colon == std::string::npos) return unauthorized("malformed Basic credentials");
+  std::string user = decoded->substr(0, colon);
+  if (!options_.users->check_password(user, std::string_view(*decoded).substr(colon + 1))) {
+    return unauthorized("invalid credentials for user '" + user + "'");
+  }
+  std::string acting = request.header("x-trino-user");
+  if (acting.empty()) acting = request.header("x-presto-user");
+  if (!acting.empty() && acting != user) {
+    return HttpResponse::text(403, "Access Denied: user '" + user + "' cannot act as user '" + acting + "'\n");
+  }
+  return user;
+}
+
 HttpResponse TrinoServer::handle(const HttpRequest& request) {
+  std::string principal;
+  if (options_.users) {
+    auto checked = authenticate(request);
+    if (auto* refusal = std::get_if<HttpResponse>(&checked)) return std::move(*refusal);
+    principal = std::get<std::string>(std::move(checked));
+  }
   std::vector<std::string> parts = split_path(request.path);
   const std::string& method = request.method;
   if (parts.size() >= 2 && parts[0] == "v1" && parts[1] == "statement") {
     if (parts.size() == 2) {
-      return method == "POST" ? post_statement(request) : HttpResponse::text(405, "use POST /v1/statement\n");
+      return method == "POST" ? post_statement(request, principal)
+                              : HttpResponse::text(405, "use POST /v1/statement\n");
     }
     if (parts.size() == 5 && parts[2] == "executing") {
       if (method == "GET") return get_page(parts[3], parts[4], request);
@@ -107,10 +149,11 @@ HttpResponse TrinoServer::handle(const HttpRequest& request) {
   return HttpResponse::text(404, "no such resource: " + request.path + "\n");
 }
 
-HttpResponse TrinoServer::post_statement(const HttpRequest& request) {
+HttpResponse TrinoServer::post_statement(const HttpRequest& request, const std::string& principal) {
   QueryRequest query_request;
   query_request.user = request.header("x-trino-user");
   if (query_request.user.empty()) query_request.user = request.header("x-presto-user");
+  if (query_request.user.empty()) query_request.user = principal;
   if (query_request.user.empty()) return HttpResponse::text(400, "User must be set (X-Trino-User)\n");
   query_request.sql = request.body;
   if (query_request.sql.find_first_not_of(" \t\r\n;") == std::string::npos) {
@@ -216,10 +259,11 @@ std::string TrinoServer::next_query_id() {
 }
 
 std::string TrinoServer::base_uri(const HttpRequest& request) const {
+  const std::string scheme = options_.tls ? "https://" : "http://";
   const std::string& host = request.header("host");
-  if (all_of(host, ".-:[]_") && host.size() < 256) return "http://" + host;
+  if (all_of(host, ".-:[]_") && host.size() < 256) return scheme + host;
   bool v6 = options_.listen.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + options_.listen + "]" : options_.listen) + ":" + std::to_string(port_);
+  return scheme + (v6 ? "[" + options_.listen + "]" : options_.listen) + ":" + std::to_string(port_);
 }
 
 }  // namespace kestrel::server::trino

@@ -10,9 +10,12 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "server/auth_users.hpp"
 #include "server/sql_backend.hpp"
+#include "server/tls_context.hpp"
 #include "server/trino_http.hpp"
 
 namespace kestrel::server::trino {
@@ -25,6 +28,11 @@ struct TrinoServerOptions {
   int port = 8080;                   ///< 0 picks a free port
   /// A query nobody asked about for this long is cancelled and its result dropped.
   std::chrono::seconds idle_timeout{300};
+  /// When set, the port speaks HTTPS only.
+  std::shared_ptr<const tls::TlsContext> tls;
+  /// When set, every request needs HTTP Basic credentials of one of these users, and X-Trino-User (when given) must
+  /// name that same user: Kestrel has no impersonation rules.
+  std::shared_ptr<const auth::UserFile> users;
 };
 
 /// The version reported by /v1/info.
@@ -48,7 +56,11 @@ class TrinoServer {
   HttpResponse handle(const HttpRequest& request);
 
  private:
-  HttpResponse post_statement(const HttpRequest& request);
+  /// The user of the request's Basic credentials; an error response (401, or 403 for an X-Trino-User naming someone
+  /// else) when they are missing or wrong. Only called when users are configured.
+  std::variant<std::string, HttpResponse> authenticate(const HttpRequest& request) const;
+  /// `principal` is the authenticated user (empty without authentication).
+  HttpResponse post_statement(const HttpRequest& request, const std::string& principal);
   HttpResponse get_page(const std::string& id, const std::string& token, const HttpRequest& request);
   HttpResponse delete_query(const std::string& id);
   HttpResponse info() const;
@@ -57,7 +69,7 @@ class TrinoServer {
 
   std::shared_ptr<TrinoQuery> find(const std::string& id);
   std::string next_query_id();
-  /// "http://host:port" as the client reached the server (its Host header when that is well-formed).
+  /// "http://host:port" (https with TLS) as the client reached the server (its Host header when that is well-formed).
   std::string base_uri(const HttpRequest& request) const;
 
   SqlBackend& backend_;
