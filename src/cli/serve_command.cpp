@@ -74,6 +74,11 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
       app.add_subcommand("serve", "serve the engine to PostgreSQL clients (psql, psycopg, ...) and Trino clients");
   serve->add_option("--data", options.data_dirs, "attach the sub-folders (or files) of DIR as tables")
       ->check(CLI::ExistingDirectory);
+  serve
+      ->add_option("--allow-dir", options.allowed_dirs,
+                   "a folder whose files SQL may also read and write (read_csv, COPY TO, ...; repeatable); served "
+                   "sessions may use no files outside it and the data folders")
+      ->check(CLI::ExistingDirectory);
   serve->add_option("--device", options.device, "where queries run: cpu, gpu or auto")
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   serve->add_option("--listen", options.listen, "address to listen on (default 127.0.0.1)");
@@ -128,6 +133,8 @@ int run_serve(const ServeOptions& options) {
   DatabaseOptions database_options;
   database_options.device = *parse_device_choice(options.device);
   database_options.data_dirs = options.data_dirs;
+  database_options.restrict_files = true;
+  database_options.allowed_dirs = options.allowed_dirs;
   bool serve_pg = options.pg_port >= 0 || options.trino_port < 0;
   try {
     ServedDatabase served(database_options);

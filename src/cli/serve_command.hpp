@@ -12,6 +12,9 @@ namespace kestrel::cli {
 /// The options of `kestrel serve`.
 struct ServeOptions {
   std::vector<std::string> data_dirs;
+  /// Folders besides the data folders whose files SQL may read and write (read_csv, COPY TO, ...); served sessions
+  /// may touch no other file.
+  std::vector<std::string> allowed_dirs;
   std::string device = "auto";
   std::string listen = "127.0.0.1";
   /// -1 when not given: the PostgreSQL protocol is then served on 5432 unless --trino-port alone was given.
