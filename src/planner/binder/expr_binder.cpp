@@ -4,6 +4,7 @@
 
 #include "common/decimal.hpp"
 #include "common/temporal.hpp"
+#include "planner/binder/presto_aggregates.hpp"
 #include "planner/functions/function_registry.hpp"
 #include "planner/functions/resolve_function.hpp"
 #include "planner/functions/type_rules.hpp"
@@ -105,6 +106,7 @@ std::optional<AggregateFunction> dispersion_of(const std::string& name) {
 /// Sets the function, the argument (cast where the function needs it) and the result type of aggregate `name` over
 /// the bound `argument` (not count(*)).
 void resolve_aggregate(const std::string& name, ExprPtr argument, std::optional<SourcePosition> pos, AggregateCall& a) {
+  if (resolve_presto_aggregate(name, argument, pos, a)) return;
   a.argument = std::move(argument);
   const LogicalType t = a.argument->type;
   if (name == "count") {
@@ -157,7 +159,8 @@ ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
 
 bool ExprBinder::is_aggregate_name(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
-         name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value();
+         name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value() ||
+         is_presto_aggregate_name(name);
 }
 
 bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
@@ -532,8 +535,9 @@ ExprPtr ExprBinder::bind_case(const ast::Case& c, const ExprBindContext& ctx) {
 }
 
 ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx) {
-  if (call.over) return bind_window(call, ctx);
-  if (is_aggregate_name(call.name)) return bind_aggregate(call, ctx);
+  // (A Presto aggregate computed with another aggregate gets its final step here: see presto_aggregates.hpp.)
+  if (call.over) return finish_presto_aggregate(call.name, bind_window(call, ctx));
+  if (is_aggregate_name(call.name)) return finish_presto_aggregate(call.name, bind_aggregate(call, ctx));
   if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank" || call.name == "percent_rank" ||
       call.name == "cume_dist" || call.name == "ntile" || call.name == "lag" || call.name == "lead" ||
       call.name == "first_value" || call.name == "last_value") {
