@@ -57,7 +57,9 @@ void FileAccess::check_read(const std::string& location, std::optional<SourcePos
   if (!restricted_) return;
   std::vector<std::string> covered;
   std::error_code ec;
-  if (has_glob_chars(location) && !fs::exists(location, ec)) {
+  // A pattern is expanded even when a file of that literal name exists: readers differ in which they read.
+  if (has_glob_chars(location)) {
+    if (fs::exists(location, ec)) covered.push_back(location);
     glob_t g{};
     if (::glob(location.c_str(), GLOB_NOSORT, nullptr, &g) == 0) {
       for (size_t i = 0; i < g.gl_pathc; ++i) covered.emplace_back(g.gl_pathv[i]);

@@ -174,6 +174,13 @@ QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStat
       writer_options.emplace_back(o.name, o.value.text);
     }
   }
+  if (state.catalog.data_dir()) {
+    // The table becomes a file named after it in the data folder: a name must not lead out of the folder.
+    if (name.empty() || name == "." || name == ".." || name[0] == '.' ||
+        name.find_first_of(std::string("/\\\0", 3)) != std::string::npos) {
+      throw BinderError("table name '" + name + "' cannot name a file in the data folder", s.name.position, "42602");
+    }
+  }
   if (!writer_options.empty() && !state.catalog.data_dir()) {
     throw InvalidInput("CREATE TABLE ... WITH (" + writer_options.front().first + " = ...) sets an option of the file "
                        "written into the data folder, and none is attached (start kestrel with --data DIR)",
@@ -191,6 +198,7 @@ QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStat
     const std::string chosen = format.empty() ? state.settings.get("table_format") : format;
     const std::string dir = *state.catalog.data_dir();
     const std::string path = dir + "/" + name + "." + chosen;
+    state.catalog.file_access().check_write(path, s.name.position);
     const size_t count = chosen == "kcol" ? io::write_kcol_file(path, *schema, rows.batches, writer_options)
                                           : write_parquet_file(path, *schema, rows.batches, writer_options);
     state.catalog.add_table(catalog::open_file_table(name, path), true);

@@ -165,7 +165,7 @@ bool PgConnection::authenticate() {
   if (!stream_.flush()) return false;
   auth::ScramExchange exchange(user_, users->find(user_));
   try {
-    std::optional<Message> initial = stream_.read_message();
+    std::optional<Message> initial = stream_.read_message(kMaxAuthMessageBytes);
     if (!initial) return false;
     if (initial->type != 'p') throw ProtocolViolation("expected SASLInitialResponse, got a message of another type");
     PayloadReader in(initial->payload);
@@ -182,7 +182,7 @@ bool PgConnection::authenticate() {
     std::string server_first = exchange.server_first(in.bytes(static_cast<size_t>(length)));
     stream_.queue(MessageBuilder('R').int32(11).bytes(server_first).finish());  // AuthenticationSASLContinue
     if (!stream_.flush()) return false;
-    std::optional<Message> response = stream_.read_message();
+    std::optional<Message> response = stream_.read_message(kMaxAuthMessageBytes);
     if (!response) return false;
     if (response->type != 'p') throw ProtocolViolation("expected SASLResponse, got a message of another type");
     std::optional<std::string> server_final = exchange.server_final(response->payload);

@@ -1,5 +1,6 @@
 #include "server/pg_wire.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kestrel::server::pg {
@@ -50,7 +51,7 @@ std::optional<Message> MessageStream::read_startup() {
   return message;
 }
 
-std::optional<Message> MessageStream::read_message() {
+std::optional<Message> MessageStream::read_message(uint32_t max_bytes) {
   char header[5];
   size_t got = 0;
   if (!read_exact(header, 5, &got)) {
@@ -58,7 +59,7 @@ std::optional<Message> MessageStream::read_message() {
     throw ProtocolViolation("incomplete message header from the client");
   }
   uint32_t length = decode_u32(header + 1);
-  if (length < 4 || length > kMaxMessageBytes) {
+  if (length < 4 || length > std::min<uint32_t>(max_bytes, kMaxMessageBytes)) {
     throw ProtocolViolation("invalid message length " + std::to_string(length) + " for message type '" +
                             std::string(1, header[0]) + "'");
   }

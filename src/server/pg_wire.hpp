@@ -15,6 +15,9 @@ namespace kestrel::server::pg {
 
 /// The largest message a client may send (PostgreSQL's own limit for most messages is 1 GiB).
 inline constexpr uint32_t kMaxMessageBytes = 1u << 30;
+/// The largest message accepted before the client has authenticated (PostgreSQL's limit on SASL tokens): an
+/// unauthenticated client must not make the server allocate much.
+inline constexpr uint32_t kMaxAuthMessageBytes = 65535;
 /// The largest startup packet (PostgreSQL: 10000 bytes).
 inline constexpr uint32_t kMaxStartupBytes = 10000;
 
@@ -38,8 +41,8 @@ class MessageStream {
   /// The startup packet (length-prefixed, no type byte). nullopt when the client closed before sending anything.
   std::optional<Message> read_startup();
   /// The next typed message; nullopt when the client closed the connection between messages. Throws
-  /// ProtocolViolation for a truncated or oversized message.
-  std::optional<Message> read_message();
+  /// ProtocolViolation for a truncated message or one longer than `max_bytes` (and kMaxMessageBytes).
+  std::optional<Message> read_message(uint32_t max_bytes = kMaxMessageBytes);
 
   /// Queues bytes to send; they leave on flush().
   void queue(std::string_view bytes) { out_.append(bytes); }

@@ -85,3 +85,12 @@ def test_convert_command(run_kestrel, tmp_path):
     r = run_kestrel("convert", "--data", str(source), "--to", str(tmp_path / "o"), "--option", "bogus=1")
     assert r.returncode == 1 and "bogus" in r.stderr, r.describe()
     assert list((tmp_path / "o").iterdir()) == []
+
+
+def test_a_table_name_cannot_lead_out_of_the_data_folder(run_kestrel, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ['"../escaped"', '"a/b"', '".hidden"']:
+        r = run_kestrel("--device", "cpu", "--data", str(data), "-c", f"CREATE TABLE {name} AS SELECT 1 AS a")
+        assert r.returncode != 0 and "cannot name a file in the data folder" in r.stderr, r.describe()
+    assert list(tmp_path.iterdir()) == [data] and list(data.iterdir()) == []

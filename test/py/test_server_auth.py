@@ -236,3 +236,21 @@ def test_bad_tls_and_users_options_are_refused_with_the_file_named(run_kestrel, 
     result = run_kestrel("serve", "--pg-port", "0", *args, timeout=30)
     assert result.returncode == 2, result.describe()
     assert expected in result.stderr, result.describe()
+
+
+def test_pg_oversized_message_before_authentication_is_refused_at_once(server):
+    """An unauthenticated client announcing a huge SASL message gets a protocol error and the connection closes,
+    without the server waiting for (or allocating) the announced bytes."""
+    with socket.create_connection(("127.0.0.1", server["pg"]), timeout=10) as raw:
+        body = struct.pack("!i", 3 << 16) + b"user\0alice\0\0"
+        raw.sendall(struct.pack("!i", len(body) + 4) + body)
+        assert raw.recv(1) == b"R"  # AuthenticationSASL
+        raw.recv(65536)
+        raw.sendall(b"p" + struct.pack("!i", 1 << 29))
+        reply = b""
+        while True:
+            chunk = raw.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+    assert reply[:1] == b"E" and b"08P01" in reply and b"invalid message length" in reply, reply

@@ -81,6 +81,9 @@ TEST_F(FileAccessTest, SymbolicLinksLeadingOutsideAreRefused) {
   EXPECT_NE(read(root_ / "served" / "t"), "") << "a folder link inside a folder";
   EXPECT_NE(write(root_ / "served" / "t" / "dirlink" / "x.parquet"), "") << "writing through a folder link";
   EXPECT_NE(write(root_ / "served" / "link.csv"), "") << "writing over a link";
+  // A file whose literal name is the pattern does not hide what the pattern matches.
+  touch(root_ / "served" / "*.csv");
+  EXPECT_NE(read(root_ / "served" / "*.csv"), "") << "a glob with a file of its literal name";
 }
 
 TEST_F(FileAccessTest, UnrestrictedAllowsEverything) {
