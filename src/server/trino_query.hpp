@@ -47,6 +47,10 @@ class TrinoQuery : public std::enable_shared_from_this<TrinoQuery> {
   bool reassert_cancel();
 
   const std::string& id() const { return id_; }
+
+  /// The user the query runs as (with users configured, the authenticated one).
+
+  const std::string& user() const { return request_.user; }
   /// Whether nobody asked for the query for longer than `idle`, or for longer than `done` after its last page.
   bool expired(std::chrono::steady_clock::time_point now, std::chrono::seconds idle, std::chrono::seconds done);
 

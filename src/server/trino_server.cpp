@@ -1,5 +1,7 @@
 #include "server/trino_server.hpp"
 
+#include <openssl/rand.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -133,13 +135,14 @@ HttpResponse TrinoServer::handle(const HttpRequest& request) {
                               : HttpResponse::text(405, "use POST /v1/statement\n");
     }
     if (parts.size() == 5 && parts[2] == "executing") {
-      if (method == "GET") return get_page(parts[3], parts[4], request);
-      if (method == "DELETE") return delete_query(parts[3]);
+      if (method == "GET") return get_page(parts[3], parts[4], request, principal);
+      if (method == "DELETE") return delete_query(parts[3], principal);
       return HttpResponse::text(405, "use GET or DELETE on a query's nextUri\n");
     }
   }
   if (parts.size() == 3 && parts[0] == "v1" && parts[1] == "query") {
-    return method == "DELETE" ? delete_query(parts[2]) : HttpResponse::text(405, "use DELETE /v1/query/ID\n");
+    return method == "DELETE" ? delete_query(parts[2], principal)
+                              : HttpResponse::text(405, "use DELETE /v1/query/ID\n");
   }
   if (parts.size() >= 2 && parts[0] == "v1" && parts[1] == "info" && parts.size() <= 3) {
     if (method != "GET") return HttpResponse::text(405, "use GET\n");
@@ -178,8 +181,11 @@ HttpResponse TrinoServer::post_statement(const HttpRequest& request, const std::
   return json_response(*query->response(0, base_uri(request), kPostWait));
 }
 
-HttpResponse TrinoServer::get_page(const std::string& id, const std::string& token, const HttpRequest& request) {
+HttpResponse TrinoServer::get_page(const std::string& id, const std::string& token, const HttpRequest& request,
+                                   const std::string& principal) {
   std::shared_ptr<TrinoQuery> query = find(id);
+  // Another user's query answers as a missing one.
+  if (query != nullptr && options_.users && query->user() != principal) query = nullptr;
   if (query == nullptr) return HttpResponse::text(404, "no query " + id + " (finished, cancelled or expired)\n");
   if (token.empty() || token.size() > 18 || token.find_first_not_of("0123456789") != std::string::npos) {
     return HttpResponse::text(404, "malformed token " + token + "\n");
@@ -189,12 +195,14 @@ HttpResponse TrinoServer::get_page(const std::string& id, const std::string& tok
   return json_response(std::move(*body));
 }
 
-HttpResponse TrinoServer::delete_query(const std::string& id) {
+HttpResponse TrinoServer::delete_query(const std::string& id, const std::string& principal) {
   std::shared_ptr<TrinoQuery> query;
   {
     std::lock_guard lock(queries_mutex_);
     auto it = queries_.find(id);
-    if (it == queries_.end()) return HttpResponse::text(404, "no query " + id + "\n");
+    if (it == queries_.end() || (options_.users && it->second->user() != principal)) {
+      return HttpResponse::text(404, "no query " + id + "\n");
+    }
     query = std::move(it->second);
     queries_.erase(it);
     cancelling_.push_back(query);
@@ -254,7 +262,12 @@ std::string TrinoServer::next_query_id() {
   char number[16];
   std::snprintf(number, sizeof(number), "_%05llu_", static_cast<unsigned long long>(next_query_number_++ % 100000));
   std::string id = std::string(stamp) + number;
-  for (int i = 0; i < 5; ++i) id += kAlphabet[random_() % (sizeof(kAlphabet) - 1)];
+  // 16 characters from OpenSSL's generator (80 bits): ids cannot be guessed from earlier ones.
+  unsigned char bytes[16];
+  if (RAND_bytes(bytes, sizeof(bytes)) != 1) {
+    for (auto& b : bytes) b = static_cast<unsigned char>(random_());
+  }
+  for (unsigned char b : bytes) id += kAlphabet[b % (sizeof(kAlphabet) - 1)];
   return id;
 }
 

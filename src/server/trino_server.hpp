@@ -61,8 +61,10 @@ class TrinoServer {
   std::variant<std::string, HttpResponse> authenticate(const HttpRequest& request) const;
   /// `principal` is the authenticated user (empty without authentication).
   HttpResponse post_statement(const HttpRequest& request, const std::string& principal);
-  HttpResponse get_page(const std::string& id, const std::string& token, const HttpRequest& request);
-  HttpResponse delete_query(const std::string& id);
+  /// With users configured, only `principal` (the authenticated user) who started a query may read or cancel it.
+  HttpResponse get_page(const std::string& id, const std::string& token, const HttpRequest& request,
+                        const std::string& principal);
+  HttpResponse delete_query(const std::string& id, const std::string& principal);
   HttpResponse info() const;
   /// Cancels and drops the queries whose clients went away; re-sends cancel requests to statements still running.
   void expire_queries();

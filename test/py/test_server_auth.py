@@ -254,3 +254,30 @@ def test_pg_oversized_message_before_authentication_is_refused_at_once(server):
                 break
             reply += chunk
     assert reply[:1] == b"E" and b"08P01" in reply and b"invalid message length" in reply, reply
+
+
+def test_trino_query_pages_belong_to_the_user_who_started_it(server, files):
+    """Another authenticated user cannot read or cancel a query (it answers as missing); ids are long and random."""
+    import base64
+    import json
+    context = ssl.create_default_context(cafile=str(files["cert"]))
+
+    def request(method, path, user, password, body=None):
+        conn = http.client.HTTPSConnection("127.0.0.1", server["trino"], context=context, timeout=10)
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        conn.request(method, path, body=body, headers={"Authorization": "Basic " + token})
+        response = conn.getresponse()
+        return response.status, response.read()
+
+    values = ", ".join(f"({i})" for i in range(100))
+    sql = f"SELECT a.x * 100 + b.x AS n FROM (VALUES {values}) a(x) CROSS JOIN (VALUES {values}) b(x)"
+    status, body = request("POST", "/v1/statement", "alice", PASSWORD, sql)  # 10000 rows: several pages
+    assert status == 200, body
+    started = json.loads(body)
+    assert len(started["id"].rsplit("_", 1)[1]) == 16, started["id"]
+    path = "/" + started["nextUri"].split("/", 3)[3]
+    assert request("GET", path, "bob", "bobs password")[0] == 404
+    assert request("DELETE", path, "bob", "bobs password")[0] == 404
+    status, body = request("GET", path, "alice", PASSWORD)
+    assert status == 200 and b'"data"' in body, body
+    assert request("DELETE", path, "alice", PASSWORD)[0] in (200, 204)
