@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SF=${1:-100} QUERIES=${2:-1,6,9,15,21}
 shift 2 2>/dev/null || shift $#
 variants=("$@")
-((${#variants[@]})) || variants=(default: hot:gpu_cache=true streams2:gpu_streams=2 copy2:KESTREL_COPY_STREAMS=2)
+((${#variants[@]})) || variants=(default: hot:gpu_cache=true streams2:gpu_streams=2 ahead8:KESTREL_READ_AHEAD=8)
 for part in bin site shared; do
   case $part in bin) d=/tmp/bin ;; site) d=/tmp/devsite ;; shared) d=/tmp/shared ;; esac
   [ -d $d ] || { tar xJf .device/$part.tar.xz -C /tmp || exit 1; }

@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <new>
-#include <string>
 
 #include "gpu/cuda_check.hpp"
 
@@ -85,12 +84,6 @@ DevicePoolMemoryResource::DevicePoolMemoryResource(int device, size_t budget_byt
   // Keep freed memory in the pool between queries instead of returning it to the driver at each sync.
   uint64_t threshold = UINT64_MAX;
   KESTREL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-  // KESTREL_POOL_REUSE_DEPENDENCIES=0 (benchmarks): memory freed on one stream is not handed to an allocation on
-  // another by making the second stream wait for the first (which can tie a read-ahead's copies to decodes).
-  if (const char* env = std::getenv("KESTREL_POOL_REUSE_DEPENDENCIES"); env != nullptr && std::string(env) == "0") {
-    int off = 0;
-    KESTREL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &off));
-  }
   pool_ = pool;
 }
 

@@ -92,11 +92,8 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   return combine_parts(parts, read_schema, stream, mr);
 }
 
-ScanStager::ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr, size_t copy_streams)
-    : stage_(std::move(stage)), ahead_(ahead), streams_(std::max<size_t>(1, copy_streams)), staged_(morsels),
-      started_(morsels, 0) {
-  for (const gpu::OwnedStream& s : streams_) uploads_.push_back(io::StageUpload{s.view(), &mr});
-}
+ScanStager::ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr)
+    : stage_(std::move(stage)), ahead_(ahead), upload_{stream_.view(), &mr}, staged_(morsels), started_(morsels, 0) {}
 
 ScanStager::~ScanStager() {
   // Reads still running use this object: wait for them (their results are dropped), then for the copies they
@@ -105,7 +102,7 @@ ScanStager::~ScanStager() {
     if (f.valid()) f.wait();
   }
   try {
-    for (const gpu::OwnedStream& s : streams_) s.view().synchronize();
+    stream_.view().synchronize();
   } catch (...) {  // a failed device: nothing is left to wait for
   }
 }
@@ -113,8 +110,7 @@ ScanStager::~ScanStager() {
 void ScanStager::start_locked(size_t morsel) {
   if (morsel >= staged_.size() || started_[morsel]) return;
   started_[morsel] = 1;
-  const io::StageUpload* upload = &uploads_[morsel % uploads_.size()];
-  staged_[morsel] = std::async(std::launch::async, [this, morsel, upload] { return stage_(morsel, upload); }).share();
+  staged_[morsel] = std::async(std::launch::async, [this, morsel] { return stage_(morsel, &upload_); }).share();
 }
 
 std::shared_ptr<void> ScanStager::take(size_t morsel) {
@@ -191,12 +187,7 @@ void TableScanGpu::prepare(ExecContext& ctx) {
       };
       stager_schema_ = schema_ ? schema_ : kcol.dataset()->project_schema(spec_.columns);
     }
-    // Streams of the read-ahead's copies: one (KESTREL_COPY_STREAMS overrides, for benchmarks).
-    size_t copy_streams = 1;
-    if (const char* env = std::getenv("KESTREL_COPY_STREAMS"); env != nullptr && std::atoi(env) > 0) {
-      copy_streams = static_cast<size_t>(std::atoi(env));
-    }
-    stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr, copy_streams);
+    stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr);
   }
 }
 

@@ -45,10 +45,9 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
 /// of earlier morsels. At most about `ahead` + drivers morsels are staged at once.
 class ScanStager {
  public:
-  /// Stages one morsel; the upload (one of the stager's own streams and `mr`) copies the bytes to the device as well.
+  /// Stages one morsel; the upload (the stager's own stream and `mr`) copies the bytes to the device as well.
   using StageFn = std::function<std::shared_ptr<void>(size_t morsel, const io::StageUpload* upload)>;
-  /// Copies go round-robin over `copy_streams` streams of the stager's own.
-  ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr, size_t copy_streams = 1);
+  ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr);
   ~ScanStager();
   /// Morsel `morsel`'s staged bytes (waiting for them); rethrows the error its reads met.
   std::shared_ptr<void> take(size_t morsel);
@@ -58,8 +57,8 @@ class ScanStager {
 
   StageFn stage_;
   size_t ahead_;
-  std::vector<gpu::OwnedStream> streams_;
-  std::vector<io::StageUpload> uploads_;
+  gpu::OwnedStream stream_;
+  io::StageUpload upload_;
   std::mutex mutex_;
   std::vector<std::shared_future<std::shared_ptr<void>>> staged_;
   std::vector<uint8_t> started_;
