@@ -14,7 +14,7 @@ for b in "${binaries[@]}"; do
   [ -x "$BUILD_DIR/$b" ] && cp "$BUILD_DIR/$b" .device/bin/
 done
 strip --strip-unneeded .device/bin/* 2>/dev/null || true
-nvcomp=$(find .venv -name 'libnvcomp.so.6' 2>/dev/null | head -1)
+nvcomp=$(find -L .venv -name 'libnvcomp.so.6' 2>/dev/null | head -1)
 [ -n "$nvcomp" ] && cp -L "$nvcomp" .device/bin/
 tar cf - -C .device bin | xz -T2 -6 >.device/bin.tar.xz
 rm -rf .device/bin

@@ -78,6 +78,17 @@ def main():
     big = pa.table({"s": pa.array(["".join(rnd.choice("abcdefghijklmnop") for _ in range(30)) for _ in range(40000)]),
                     "k": pa.array([rnd.randint(0, 50) for _ in range(40000)], pa.int64())})
     pq.write_table(big, out / "pa_dictionary_fallback.parquet", compression="SNAPPY", dictionary_pagesize_limit=65536)
+    # Incompressible snappy pages (random values, bit-packed indices): streams of literals only, which the GPU
+    # reader reads in place (one literal: pages up to 64 KiB) or gathers (several: bigger pages), nullable too.
+    n = 60000
+    noise = pa.table({"r64": pa.array([rnd.getrandbits(63) for _ in range(n)], pa.int64()),
+                      "r32": pa.array([rnd.getrandbits(31) if i % 11 else None for i in range(n)], pa.int32()),
+                      "k12": pa.array([rnd.randint(0, 4000) for _ in range(n)], pa.int32()),
+                      "rs": pa.array(["%016x" % rnd.getrandbits(64) for _ in range(n)])})
+    pq.write_table(noise, out / "pa_snappy_literals_big_pages.parquet", compression="SNAPPY", use_dictionary=["k12"],
+                   data_page_size=1 << 20, row_group_size=n)
+    pq.write_table(noise, out / "pa_snappy_literals_small_pages.parquet", compression="SNAPPY",
+                   use_dictionary=["k12"], data_page_size=8192, row_group_size=25000, data_page_version="2.0")
     try:
         import duckdb
         con = duckdb.connect()

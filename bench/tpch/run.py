@@ -65,8 +65,9 @@ MARKER = "kestrel_bench_marker"
 def run_kestrel_session(binary, data, device, threads, texts, runs, timeout, settings=(), warmup=0, peak=False,
                         extra_args=()):
     """Like run_kestrel for every query of `texts` ({number: SQL text}) in one process, so the GPU table cache stays
-    filled from one query to the next, as in a server. Returns {number: (time, rows, peak, error)}; after a failing
-    query the remaining ones run in a new process."""
+    filled from one query to the next, as in a server. Returns {number: (time, rows, peak, error, MiB read)} (the
+    GPU scans' file bytes, from EXPLAIN ANALYZE with `peak`); after a failing query the remaining ones run in a new
+    process."""
     results = {}
     pending = list(texts)
     while pending:
@@ -90,18 +91,20 @@ def run_kestrel_session(binary, data, device, threads, texts, runs, timeout, set
             mine = times[i * per_query + 1 + warmup:i * per_query + 1 + warmup + runs]
             if len(mine) < runs:  # this query failed
                 error = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
-                results[q] = (None, None, None, error)
+                results[q] = (None, None, None, error, None)
                 continue
             result_text = body.split("\nplan\n")[0] + "\n" if peak else body
             rows = max(0, result_text.count("\n") // (warmup + runs) - 1)
             m = re.search(r"GPU memory peak ([0-9]+) MiB", body)
-            results[q] = (min(mine), rows, int(m.group(1)) if m else None, None)
+            read = re.search(r"GPU (?:Parquet |kcol |Parquet and kcol )scan: [0-9]+ batches, ([0-9.]+) MiB read", body)
+            results[q] = (min(mine), rows, int(m.group(1)) if m else None, None,
+                          float(read.group(1)) if read else (0.0 if peak else None))
         done = set(results)
         if not sections or pending[0] not in done:
             # Nothing ran (bad binary or data): report every query as failed.
             error = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
             for q in pending:
-                results.setdefault(q, (None, None, None, error))
+                results.setdefault(q, (None, None, None, error, None))
         pending = [q for q in pending if q not in results]
     return results
 
@@ -158,6 +161,10 @@ def main():
     parser.add_argument("--duckdb-chunk-rows", type=int, default=200_000_000,
                         help="memory tables: rows inserted (and compressed) at a time")
     parser.add_argument("--no-warm", action="store_true", help="on the GPU, time only hot runs")
+    parser.add_argument("--h2d-gbs", type=float, default=0.0,
+                        help="pinned host-to-device GB/s measured on this machine (kestrel-gpu-scan-bench h2d): with "
+                             "--one-process on the GPU, each warm time is checked against hot + 1.5 x bytes read / "
+                             "H2D + 50 ms")
     parser.add_argument("--one-process", action="store_true",
                         help="run all queries in one Kestrel process (the GPU table cache then stays filled between "
                              "queries; needed at large scale factors, where every process would fill it again)")
@@ -182,12 +189,13 @@ def main():
                                               args.timeout, warmup=1, peak=True, extra_args=extra)
             if not args.no_warm:
                 session_warm = run_kestrel_session(args.binary, data, args.device, args.threads, texts, args.runs,
-                                                   args.timeout, settings=["gpu_cache = false"], extra_args=extra)
+                                                   args.timeout, settings=["gpu_cache = false"], peak=True,
+                                                   extra_args=extra)
         else:
             session_hot = run_kestrel_session(args.binary, data, args.device, args.threads, texts, args.runs,
                                               args.timeout, extra_args=extra)
         for q in queries:
-            t, _, peak, error = session_hot[q]
+            t, _, peak, error, _ = session_hot[q]
             print(f"kestrel q{q:02d} {'failed: ' + error if error else f'{t:.3f} s'}"
                   f"{f'  peak {peak} MiB' if peak is not None else ''}", flush=True)
     # DuckDB loads its tables after the Kestrel sessions (with --one-process) so the two never hold the data in
@@ -211,11 +219,11 @@ def main():
     results = []
     for q in queries:
         sql = tpch.query_text(q, sf)
-        warm_time = peak = None
+        warm_time = peak = read_mib = None
         if session_hot is not None:
-            k_time, k_rows, peak, error = session_hot[q]
+            k_time, k_rows, peak, error, _ = session_hot[q]
             if session_warm is not None and not error:
-                warm_time, _, _, error = session_warm[q]
+                warm_time, _, _, error, read_mib = session_warm[q]
         elif gpu:
             k_time, k_rows, peak, error = run_kestrel(args.binary, data, args.device, args.threads, sql, args.runs,
                                                       args.timeout, warmup=1, peak=True, extra_args=extra)
@@ -227,10 +235,19 @@ def main():
                                                    args.timeout, extra_args=extra)
         d_time, d_rows = run_duckdb(con, sql, duckdb_runs) if con else (None, None)
         note = error or ("" if d_rows is None or k_rows == d_rows else f"rows {k_rows} vs duckdb {d_rows}")
+        # The warm bound: the hot time plus 1.5 times the file bytes over the measured H2D bandwidth plus 50 ms.
+        bound = None
+        if args.h2d_gbs and k_time is not None and read_mib is not None:
+            bound = k_time + 1.5 * read_mib * 2**20 / (args.h2d_gbs * 1e9) + 0.05
         results.append({"query": f"q{q:02d}", "kestrel_s": k_time, "kestrel_warm_s": warm_time, "duckdb_s": d_time,
-                        "gpu_peak_mib": peak, "note": note})
+                        "gpu_peak_mib": peak, "read_gib": read_mib / 1024 if read_mib is not None else None,
+                        "warm_bound_s": bound, "note": note})
         ratio = f"{d_time / k_time:.2f}x" if k_time and d_time else "-"
         warm = f"  warm {warm_time:8.3f} s" if warm_time is not None else ""
+        if read_mib is not None:
+            warm += f" ({read_mib / 1024:.1f} GiB read)"
+        if bound is not None and warm_time is not None:
+            warm += f" bound {bound:.3f} s {'ok' if warm_time <= bound else 'OVER'}"
         print(f"q{q:02d}  kestrel {k_time if k_time is not None else float('nan'):8.3f} s{warm}  "
               f"duckdb {d_time if d_time is not None else float('nan'):8.3f} s  duckdb/kestrel {ratio}"
               f"{f'  peak {peak} MiB' if peak is not None else ''}  {note}", flush=True)
@@ -240,19 +257,24 @@ def main():
     speedups = [r["duckdb_s"] / r["kestrel_s"] for r in results if r["kestrel_s"] and r["duckdb_s"]]
     geomean = math.exp(sum(math.log(x) for x in speedups) / len(speedups)) if speedups else None
     with open(out / "results.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["query", "kestrel_s", "kestrel_warm_s", "duckdb_s", "gpu_peak_mib", "note"])
+        w = csv.DictWriter(f, fieldnames=["query", "kestrel_s", "kestrel_warm_s", "duckdb_s", "gpu_peak_mib",
+                                          "read_gib", "warm_bound_s", "note"])
         w.writeheader()
         w.writerows(results)
     with open(out / "results.md", "w") as f:
         f.write(f"TPC-H-derived, SF {args.sf}, {args.threads} threads, Kestrel device {args.device}, best of "
                 f"{args.runs}, DuckDB {args.duckdb_tables}\n\n| query | Kestrel{' hot' if gpu else ''} (s) | "
-                f"{'Kestrel warm (s) | ' if gpu else ''}DuckDB (s) | DuckDB/Kestrel | "
-                f"{'GPU peak (MiB) | ' if gpu else ''}note |\n|---|---|---|---|{'---|---|' if gpu else ''}---|\n")
+                f"{'Kestrel warm (s) | GiB read warm | warm bound (s) | ' if gpu else ''}DuckDB (s) | DuckDB/Kestrel | "
+                f"{'GPU peak (MiB) | ' if gpu else ''}note |\n|---|---|---|---|{'---|---|---|---|' if gpu else ''}---|\n")
         for r in results:
             k, d = r["kestrel_s"], r["duckdb_s"]
             f.write(f"| {r['query']} | {k:.3f} | " if k is not None else f"| {r['query']} | failed | ")
             if gpu:
                 f.write(f"{r['kestrel_warm_s']:.3f} | " if r["kestrel_warm_s"] is not None else "- | ")
+                f.write(f"{r['read_gib']:.1f} | " if r["read_gib"] is not None else "- | ")
+                bound = r["warm_bound_s"]
+                over = bound is not None and r["kestrel_warm_s"] is not None and r["kestrel_warm_s"] > bound
+                f.write(f"{bound:.3f}{' (over)' if over else ''} | " if bound is not None else "- | ")
             f.write(f"{d:.3f} | " if d is not None else "- | ")
             f.write(f"{d / k:.2f} | " if k and d else "- | ")
             if gpu:
@@ -260,7 +282,7 @@ def main():
             f.write(f"{r['note']} |\n")
         ratio = f"{d_total / k_total:.2f}" if k_total else "-"
         warm_total = sum(r["kestrel_warm_s"] or 0 for r in results)
-        f.write(f"| total | {k_total:.3f} | {f'{warm_total:.3f} | ' if gpu else ''}{d_total:.3f} | {ratio} | "
+        f.write(f"| total | {k_total:.3f} | {f'{warm_total:.3f} | | | ' if gpu else ''}{d_total:.3f} | {ratio} | "
                 f"{'| ' if gpu else ''}|\n")
         if geomean:
             f.write(f"\nGeometric mean of DuckDB/Kestrel: {geomean:.2f}\n")

@@ -11,6 +11,7 @@
 namespace kestrel::exec {
 
 class DeviceTableCache;
+class ScanReuse;
 
 /// Per-query execution state shared by all drivers.
 struct ExecContext {
@@ -20,6 +21,8 @@ struct ExecContext {
   gpu::MemoryResource* device_mr = nullptr;
   /// The GPU table cache scans read input columns through (GPU placement only); null: no caching.
   DeviceTableCache* table_cache = nullptr;
+  /// Columns the statement's GPU scans of the same table share (without the table cache); null: none.
+  ScanReuse* scan_reuse = nullptr;
   /// The device memory budget the user set (gpu_memory_mb), 0 when none: scans then size their batches to it.
   size_t device_budget = 0;
   /// GPU scans of Parquet tables decode on the device (gpu_decode); else on the host, then copy.

@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.hpp"
 #include "exec/ops/scan/device_table_cache.hpp"
+#include "exec/ops/scan/scan_reuse.hpp"
 #include "gpu/memory_resource.hpp"
 #include "main/database.hpp"
 #include "main/settings.hpp"
@@ -23,6 +24,9 @@ struct Database::State {
   std::unique_ptr<gpu::DevicePoolMemoryResource> device_pool;
   /// The GPU table cache (in device_pool); created on the first GPU query while the gpu_cache setting is on.
   std::unique_ptr<exec::DeviceTableCache> table_cache;
+  /// The running statement's shared scan columns (its scalar sub-queries run inside it); null outside a statement
+  /// or when it scans no table twice.
+  exec::ScanReuse* scan_reuse = nullptr;
   /// Progress of the running statement (pipeline, morsels done, morsels, pipelines); set by the CLI on a terminal.
   std::function<void(size_t, size_t, size_t, size_t)> progress;
 };

@@ -25,6 +25,8 @@ class Settings {
   bool gpu_cache() const;
   /// The gpu_decode setting: Parquet pages decoded on the GPU by GPU scans.
   bool gpu_decode() const;
+  /// The gpu_scan_reuse setting: a statement's GPU scans of one table share decoded columns (gpu_cache off).
+  bool gpu_scan_reuse() const;
   /// Drivers (and CUDA streams) per pipeline of a GPU query; 0: threads().
   int gpu_streams() const;
   /// The gpu_cache_mb and gpu_memory_mb settings in bytes (0: the default share of the GPU's memory).

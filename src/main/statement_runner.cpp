@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -58,6 +59,37 @@ void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, 
 
 constexpr int kDefaultGpuStreams = 4;
 
+/// File-backed tables that `root` scans more than once, counting the scans of its uncorrelated scalar sub-queries
+/// (each runs as a plan of its own). A node shared within one plan (a CTE computed once) counts once.
+std::set<const catalog::Table*> tables_scanned_twice(plan::LogicalNode& root) {
+  std::map<const catalog::Table*, int> scans;
+  std::function<void(plan::LogicalNode&)> walk_plan;
+  std::function<void(const plan::ExprPtr&)> walk_expr = [&](const plan::ExprPtr& e) {
+    if (e->kind == plan::ExprKind::kSubquery && e->subquery) walk_plan(*e->subquery);
+    for (const auto& c : e->children) walk_expr(c);
+  };
+  walk_plan = [&](plan::LogicalNode& top) {
+    std::set<plan::LogicalNode*> seen;
+    std::function<void(plan::LogicalNode&)> visit = [&](plan::LogicalNode& node) {
+      if (!seen.insert(&node).second) return;
+      if (node.kind == plan::NodeKind::kGet) {
+        const auto& get = node.as<plan::LogicalGet>();
+        const auto kind = get.table->kind();
+        if (kind == catalog::TableKind::kParquet || kind == catalog::TableKind::kKcol) ++scans[get.table.get()];
+      }
+      plan::for_each_expression(node, [&](plan::ExprPtr& e) { walk_expr(e); });
+      for (auto& c : node.children) visit(*c);
+    };
+    visit(top);
+  };
+  walk_plan(root);
+  std::set<const catalog::Table*> twice;
+  for (const auto& [table, n] : scans) {
+    if (n > 1) twice.insert(table);
+  }
+  return twice;
+}
+
 /// GPU queries: the device pool (created once, its budget from gpu_memory_mb) and the table cache per the
 /// gpu_cache settings, into `ctx`.
 void prepare_device(Database::State& state, exec::ExecContext& ctx) {
@@ -89,6 +121,26 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
                          std::string* profile) {
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
+  // The outermost plan of a GPU statement without the table cache: scans of a table read more than once share
+  // the columns they decode (its scalar sub-queries included, which run below as plans of their own).
+  std::unique_ptr<exec::ScanReuse> reuse;
+  struct ReuseScope {
+    Database::State& state;
+    bool owner = false;
+    ~ReuseScope() {
+      if (owner) state.scan_reuse = nullptr;
+    }
+  } reuse_scope{state};
+  if (state.gpu && state.scan_reuse == nullptr && !state.settings.gpu_cache() && state.settings.gpu_scan_reuse()) {
+    std::set<const catalog::Table*> twice = tables_scanned_twice(*plan);
+    if (!twice.empty()) {
+      const size_t device = state.settings.gpu_memory_bytes() > 0 ? state.settings.gpu_memory_bytes()
+                                                                  : state.device_memory;
+      reuse = std::make_unique<exec::ScanReuse>(std::move(twice), exec::scan_reuse_budget(device));
+      state.scan_reuse = reuse.get();
+      reuse_scope.owner = true;
+    }
+  }
   resolve_scalar_subqueries(state, *plan, cancel);
   plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;
@@ -101,6 +153,7 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   ctx.scan_stats = &scan_stats;
   ctx.gpu_decode = state.settings.gpu_decode();
   if (state.gpu) prepare_device(state, ctx);
+  if (ctx.table_cache == nullptr) ctx.scan_reuse = state.scan_reuse;
   exec::PlanBuilder builder(ctx);
   auto collector = builder.build_result(plan);
   if (state.gpu && !state.settings.gpu_fallback() && !builder.cpu_operators().empty()) {
@@ -123,6 +176,11 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
       }
       *profile += "\n";
       if (scan_stats.batches > 0) *profile += scan_stats.describe() + "\n";
+      if (ctx.scan_reuse != nullptr) {
+        auto r = ctx.scan_reuse->stats();
+        *profile += "Scans sharing decoded columns: " + std::to_string(r.columns) + " columns kept (" +
+                    std::to_string(r.bytes >> 20) + " MiB), " + std::to_string(r.hits) + " taken by later scans\n";
+      }
     }
   }
   QueryResult result;

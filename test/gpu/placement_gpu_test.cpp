@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -221,6 +222,43 @@ TEST_F(GpuPlacementTest, TableCacheServesRepeatedScansAndCanBeDisabled) {
   gpu_->query("SET gpu_cache_mb = 1");
   EXPECT_EQ(sorted_rows(gpu_->query(sql)), want);
   std::remove(path.c_str());
+}
+
+TEST_F(GpuPlacementTest, ScansOfOneTableShareDecodedColumnsWithinAStatement) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "kestrel_scan_reuse";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  cpu_->query("COPY big TO '" + (dir / "big.parquet").string() + "' (FORMAT parquet, ROW_GROUP_SIZE 1000)");
+  DatabaseOptions options{DeviceChoice::kGpu};
+  options.data_dirs = {dir.string()};
+  options.gpu_fallback = false;
+  Database db(options);
+  Connection gpu(db);
+  gpu.query("SET gpu_cache = false");
+  // A CTE read by the query and by its scalar sub-query; a self-join whose sides read different columns (the
+  // second scan reads only the column the first did not keep); a sub-query over the outer query's table.
+  const std::vector<std::string> queries = {
+      "WITH r AS (SELECT s, sum(d) AS total FROM big WHERE i > 100 GROUP BY s) "
+      "SELECT s, total FROM r WHERE total = (SELECT max(total) FROM r)",
+      "SELECT a.s, count(*), sum(b.x) FROM big a JOIN big b ON a.i = b.i WHERE b.x > 0 GROUP BY a.s",
+      "SELECT count(*) FROM big o WHERE o.b > (SELECT avg(b) FROM big i WHERE i.s = o.s)",
+  };
+  for (const std::string& sql : queries) {
+    SCOPED_TRACE(sql);
+    const auto want = sorted_rows(cpu_->query(sql));
+    EXPECT_EQ(sorted_rows(gpu.query(sql)), want);
+    std::string text = plan_text(gpu.query("EXPLAIN ANALYZE " + sql));
+    EXPECT_NE(text.find("Scans sharing decoded columns"), std::string::npos) << text;
+    EXPECT_EQ(text.find(" 0 taken by later scans"), std::string::npos) << text;
+    EXPECT_EQ(text.find(" 0 columns kept"), std::string::npos) << text;
+    gpu.query("SET gpu_scan_reuse = false");
+    EXPECT_EQ(sorted_rows(gpu.query(sql)), want);
+    text = plan_text(gpu.query("EXPLAIN ANALYZE " + sql));
+    EXPECT_EQ(text.find("Scans sharing decoded columns"), std::string::npos) << text;
+    gpu.query("SET gpu_scan_reuse = true");
+  }
+  fs::remove_all(dir);
 }
 
 TEST_F(GpuPlacementTest, ExplainShowsPlacementWithoutRunning) {

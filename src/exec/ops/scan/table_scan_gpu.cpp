@@ -11,6 +11,7 @@
 #include "catalog/parquet_table.hpp"
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/scan/device_table_cache.hpp"
+#include "exec/ops/scan/scan_reuse.hpp"
 #include "gpu/stream_pool.hpp"
 #include "io/kcol/kcol_device.hpp"
 #include "vector/transfer.hpp"
@@ -159,6 +160,48 @@ void TableScanGpu::prepare(ExecContext& ctx) {
   }
   stager_.reset();
   const bool files = table_->kind() == catalog::TableKind::kParquet || table_->kind() == catalog::TableKind::kKcol;
+  reuse_ = nullptr;
+  reused_.reset();
+  decode_slots_.clear();
+  for (size_t i = 0; i < spec_.columns.size(); ++i) decode_slots_.push_back(i);
+  auto project = [&](const std::vector<size_t>& columns) {
+    if (table_->kind() == catalog::TableKind::kParquet) {
+      return static_cast<const catalog::ParquetTable&>(*table_).dataset()->project_schema(columns);
+    }
+    return static_cast<const catalog::KcolTable&>(*table_).dataset()->project_schema(columns);
+  };
+  std::vector<size_t> decode_columns = spec_.columns;
+  if (ctx.table_cache == nullptr && ctx.gpu_decode && files && !spec_.columns.empty() && ctx.scan_reuse != nullptr &&
+      ctx.scan_reuse->shared(table_.get())) {
+    // Pipelines run one after another: what earlier scans of the statement kept is known now. Columns kept for
+    // every group are not read again; groups whose columns are all kept are not read at all.
+    reuse_ = ctx.scan_reuse;
+    reused_ = std::make_shared<std::vector<char>>(groups_.size(), 0);
+    std::vector<char> everywhere(spec_.columns.size(), 1);
+    size_t all = 0;
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      const std::vector<char> kept = reuse_->kept(table_.get(), groups_[g], spec_.columns);
+      size_t n = 0;
+      for (size_t i = 0; i < kept.size(); ++i) {
+        everywhere[i] &= kept[i];
+        n += kept[i] ? 1 : 0;
+      }
+      (*reused_)[g] = n == kept.size() ? 1 : 0;
+      all += (*reused_)[g];
+    }
+    full_schema_ = schema_ ? schema_ : project(spec_.columns);
+    if (all == groups_.size()) {
+      stager_schema_ = full_schema_;
+      return;  // nothing to read
+    }
+    decode_slots_.clear();
+    decode_columns.clear();
+    for (size_t i = 0; i < spec_.columns.size(); ++i) {
+      if (everywhere[i]) continue;
+      decode_slots_.push_back(i);
+      decode_columns.push_back(spec_.columns[i]);
+    }
+  }
   if (ctx.table_cache == nullptr && ctx.gpu_decode && files && !spec_.columns.empty()) {
     size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
     // Morsels staged ahead of the drivers: as many as drivers (KESTREL_READ_AHEAD overrides, for benchmarks).
@@ -173,19 +216,27 @@ void TableScanGpu::prepare(ExecContext& ctx) {
         refs->emplace_back();
         for (size_t m : group) refs->back().push_back(parquet.row_group_refs().at(m));
       }
-      stage = [dataset = parquet.dataset(), refs, columns = spec_.columns](size_t m, const io::StageUpload* up) {
+      stage = [dataset = parquet.dataset(), refs, columns = decode_columns, reused = reused_](
+                  size_t m, const io::StageUpload* up) -> std::shared_ptr<void> {
+        if (reused && (*reused)[m]) return nullptr;
         return std::static_pointer_cast<void>(io::stage_parquet(*dataset, refs->at(m), columns, up));
       };
-      stager_schema_ = schema_ ? schema_ : parquet.dataset()->project_schema(spec_.columns);
+      stager_schema_ = decode_columns.size() < spec_.columns.size() ? project(decode_columns)
+                       : schema_                                  ? schema_
+                                                                  : parquet.dataset()->project_schema(spec_.columns);
     } else {
       const auto& kcol = static_cast<const catalog::KcolTable&>(*table_);
       auto parts = std::make_shared<std::vector<std::vector<io::KcolPart>>>();
       for (const auto& group : groups_) parts->push_back(kcol_parts(kcol, group));
       // The files stay open while the table (and so this scan) lives.
-      stage = [dataset = kcol.dataset(), parts, columns = spec_.columns](size_t m, const io::StageUpload* up) {
+      stage = [dataset = kcol.dataset(), parts, columns = decode_columns, reused = reused_](
+                  size_t m, const io::StageUpload* up) -> std::shared_ptr<void> {
+        if (reused && (*reused)[m]) return nullptr;
         return std::static_pointer_cast<void>(io::stage_kcol(parts->at(m), columns, up));
       };
-      stager_schema_ = schema_ ? schema_ : kcol.dataset()->project_schema(spec_.columns);
+      stager_schema_ = decode_columns.size() < spec_.columns.size() ? project(decode_columns)
+                       : schema_                                  ? schema_
+                                                                  : kcol.dataset()->project_schema(spec_.columns);
     }
     stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr);
   }
@@ -196,6 +247,12 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
   const GpuScanRead read{ctx.gpu_decode, ctx.scan_stats};
   if (ctx.table_cache != nullptr && table_->kind() != catalog::TableKind::kMemory) {
     out.push_back(ctx.table_cache->read(table_, groups_[morsel], spec_, schema_, stream, read));
+    return;
+  }
+  if (reused_ && (*reused_)[morsel]) {
+    size_t rows = 0;
+    std::vector<ColumnPtr> columns = reuse_->find(table_.get(), groups_[morsel], spec_.columns, &rows);
+    out.push_back(Batch(full_schema_, std::move(columns), rows, gpu::MemoryKind::kDevice, stream));
     return;
   }
   if (stager_) {
@@ -211,6 +268,30 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
     } else {
       out.push_back(io::decode_staged_kcol(*std::static_pointer_cast<io::StagedKcol>(staged), stager_schema_, stream,
                                            *ctx.device_mr, ctx.scan_stats));
+    }
+    if (reuse_ != nullptr) {
+      // The decoded columns join the kept ones in the scan's column order, and are offered to later scans.
+      const Batch decoded = out.back();
+      std::vector<size_t> decoded_columns;
+      for (size_t slot : decode_slots_) decoded_columns.push_back(spec_.columns[slot]);
+      if (decode_slots_.size() < spec_.columns.size()) {
+        std::vector<size_t> kept_columns;
+        std::vector<size_t> kept_slots;
+        for (size_t i = 0, k = 0; i < spec_.columns.size(); ++i) {
+          if (k < decode_slots_.size() && decode_slots_[k] == i) {
+            ++k;
+          } else {
+            kept_columns.push_back(spec_.columns[i]);
+            kept_slots.push_back(i);
+          }
+        }
+        std::vector<ColumnPtr> kept = reuse_->find(table_.get(), groups_[morsel], kept_columns, nullptr);
+        std::vector<ColumnPtr> columns(spec_.columns.size());
+        for (size_t k = 0; k < kept_slots.size(); ++k) columns[kept_slots[k]] = std::move(kept[k]);
+        for (size_t k = 0; k < decode_slots_.size(); ++k) columns[decode_slots_[k]] = decoded.column(k);
+        out.back() = Batch(full_schema_, std::move(columns), decoded.num_rows(), gpu::MemoryKind::kDevice, stream);
+      }
+      reuse_->offer(table_.get(), groups_[morsel], decoded_columns, decoded, stream);
     }
     return;
   }

@@ -81,6 +81,10 @@ class TableScanGpu final : public Source {
   std::vector<std::vector<size_t>> groups_;  ///< the table morsels of each scan morsel
   std::unique_ptr<ScanStager> stager_;       ///< files decoded on the device without the table cache: reads run ahead
   SchemaPtr stager_schema_;
+  ScanReuse* reuse_ = nullptr;  ///< set when the statement scans this table more than once
+  std::shared_ptr<std::vector<char>> reused_;  ///< per scan morsel: its columns were all kept by an earlier scan
+  std::vector<size_t> decode_slots_;  ///< positions in spec_.columns the stager reads (the others are kept)
+  SchemaPtr full_schema_;             ///< the scan's batches' schema when reusing
 };
 
 }  // namespace kestrel::exec

@@ -12,6 +12,9 @@
 
 namespace kestrel::io::parquet::device {
 
+/// Copies every piece (one thread block each); `pieces` is device memory.
+void copy_pieces(const CopyPiece* pieces, size_t count, gpu::Stream stream);
+
 /// Per data page: the definition levels into levels[first_row + i] (1 valid, 0 null) when `nullable`, where its
 /// values start in the body into value_start[p], and its non-null count into nonnull[p].
 void decode_levels(const DevicePage* pages, size_t count, int nullable, uint8_t* levels, uint32_t* value_start,

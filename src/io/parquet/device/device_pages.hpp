@@ -29,6 +29,13 @@ struct DeviceChunk {
   uint32_t has_dictionary = 0;
 };
 
+/// A piece of a page body gathered on the device: `bytes` from `src` to `dst` (device memory, any alignment).
+struct CopyPiece {
+  const uint8_t* src = nullptr;
+  uint8_t* dst = nullptr;
+  uint64_t bytes = 0;
+};
+
 /// What the kernels need to know of the column's types.
 struct DeviceColumnType {
   int32_t physical = 0;     ///< parquet::PhysicalType

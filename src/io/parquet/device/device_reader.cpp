@@ -23,6 +23,7 @@
 #include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
 #include "io/parquet/device/device_decode.hpp"
+#include "io/parquet/device/snappy_literals.hpp"
 #endif
 
 namespace kestrel::io {
@@ -527,12 +528,22 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   std::vector<HostInflate> host_inflates;
   size_t inflated_total = 0, host_inflated_total = 0, realign_total = 0;
   std::vector<std::vector<const uint8_t*>> bodies(jobs.size());
-  uint64_t page_count = 0;
+  uint64_t page_count = 0, literal_pages = 0;
+  // Snappy pages of literals only: read in place (one literal) or gathered from their literals (several).
+  struct Gather {
+    size_t job, page;
+    size_t output_offset;  ///< in `inflated`
+  };
+  std::vector<Gather> gathers;
+  std::vector<dev::CopyPiece> pieces;  ///< dst holds offsets in `inflated` until it exists
+  std::vector<parquet::SnappyLiteral> literals;
+  constexpr size_t kMaxGatheredLiterals = 64;
   for (size_t j = 0; j < jobs.size(); ++j) {
     ChunkJob& job = jobs[j];
     bodies[j].resize(job.pages.size(), nullptr);
     if (work[job.column].path == ColumnPath::kHost) continue;
     std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
+    const bool snappy = codec && *codec == gpu::DeviceCodec::kSnappy;
     if (codec && !gpu::device_codec_available(*codec)) codec.reset();
     for (size_t p = 0; p < job.pages.size(); ++p) {
       const PageLayout& page = job.pages[p];
@@ -540,6 +551,20 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       const uint8_t* stored = raw + job.staged + page.body_offset;
       if (!page.body_compressed || page.body_size == 0) {
         bodies[j][p] = stored;
+      } else if (snappy && parquet::snappy_literals(job.host + page.body_offset, page.body_stored_size,
+                                                    page.body_size, kMaxGatheredLiterals, literals)) {
+        ++literal_pages;
+        if (literals.size() == 1) {
+          bodies[j][p] = stored + literals.front().offset;
+        } else {
+          gathers.push_back(Gather{j, p, inflated_total});
+          size_t at = inflated_total;
+          for (const parquet::SnappyLiteral& l : literals) {
+            pieces.push_back(dev::CopyPiece{stored + l.offset, reinterpret_cast<uint8_t*>(at), l.length});
+            at += l.length;
+          }
+          inflated_total += align_up(page.body_size);
+        }
       } else if (codec) {
         size_t input_bytes = page.body_stored_size;
         if (*codec != gpu::DeviceCodec::kSnappy) realign_total += align_up(input_bytes);
@@ -553,6 +578,8 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
   uint8_t* inflated = scratch.alloc(inflated_total);
   uint8_t* realigned = scratch.alloc(realign_total);
+  for (const Gather& g : gathers) bodies[g.job][g.page] = inflated + g.output_offset;
+  for (dev::CopyPiece& piece : pieces) piece.dst = inflated + reinterpret_cast<uintptr_t>(piece.dst);
   uint8_t* host_inflated_device = nullptr;
   if (!host_inflates.empty()) {
     host_inflated = gpu::acquire_pinned(host_inflated_total);
@@ -613,6 +640,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     b.statuses = upload.add(std::vector<int>(list.size(), 0));
     codec_batches.push_back(b);
   }
+  const size_t piece_table = pieces.empty() ? 0 : upload.add(pieces);
 
   // 6. Page tables per column.
   for (ColumnWork& w : work) {
@@ -674,6 +702,10 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + host_inflated_total;
     if (uploaded) stats->uploaded_ahead += 1;
     stats->pages_host_decompressed += host_inflates.size();
+    stats->pages_snappy_literal += literal_pages;
+  }
+  if (!pieces.empty()) {
+    dev::copy_pieces(reinterpret_cast<const dev::CopyPiece*>(tables + piece_table), pieces.size(), stream);
   }
   for (const CodecBatch& b : codec_batches) {
     gpu::DeviceDecompressBatch batch;

@@ -36,6 +36,7 @@ struct DeviceScanStats {
   std::atomic<uint64_t> pages{0};
   std::atomic<uint64_t> pages_device_decompressed{0};
   std::atomic<uint64_t> pages_host_decompressed{0};  ///< codecs the device path lacks
+  std::atomic<uint64_t> pages_snappy_literal{0};     ///< snappy pages of literals only: read in place or gathered
   std::atomic<uint64_t> chunks_host_decoded{0};      ///< encodings the device path lacks
   std::atomic<uint64_t> decode_ns{0};  ///< wall time from the transfer to the finished batch (summed)
   std::atomic<uint64_t> uploaded_ahead{0};  ///< batches whose bytes were copied to the device by the read-ahead

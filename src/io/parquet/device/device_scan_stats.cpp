@@ -31,7 +31,9 @@ std::string DeviceScanStats::describe() const {
   s += ", " + mib(h2d_bytes.load()) + " to the device";
   if (kcol < all) {
     s += ", " + std::to_string(pages.load()) + " pages (" + std::to_string(pages_device_decompressed.load()) +
-         " decompressed on the device, " + std::to_string(pages_host_decompressed.load()) + " on the host), " +
+         " decompressed on the device, " + std::to_string(pages_snappy_literal.load()) +
+         " snappy literals only read in place or gathered, " + std::to_string(pages_host_decompressed.load()) +
+         " decompressed on the host), " +
          std::to_string(chunks_host_decoded.load()) + " column chunks decoded on the host";
   }
   s += ", " + std::to_string(uploaded_ahead.load()) + " batches copied ahead";

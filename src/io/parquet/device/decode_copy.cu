@@ -1,0 +1,50 @@
+/// copy_pieces: the gather of page bodies that are snappy literals only (snappy_literals.hpp).
+
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_check.hpp"
+#include "io/parquet/device/device_decode.hpp"
+
+namespace kestrel::io::parquet::device {
+
+namespace {
+
+constexpr int kCopyThreads = 256;
+
+/// One block per piece: the bytes up to a 4-byte aligned destination one at a time, then whole destination words
+/// assembled from the two aligned source words they straddle, then the tail.
+__global__ void copy_pieces_kernel(const CopyPiece* pieces) {
+  const CopyPiece piece = pieces[blockIdx.x];
+  const uint8_t* src = piece.src;
+  uint8_t* dst = piece.dst;
+  uint64_t n = piece.bytes;
+  uint64_t head = (4 - (reinterpret_cast<uintptr_t>(dst) & 3)) & 3;
+  if (head > n) head = n;
+  if (threadIdx.x < head) dst[threadIdx.x] = src[threadIdx.x];
+  src += head;
+  dst += head;
+  n -= head;
+  const uint64_t words = n / 4;
+  const unsigned shift = static_cast<unsigned>(reinterpret_cast<uintptr_t>(src) & 3) * 8;
+  const auto* s = reinterpret_cast<const uint32_t*>(reinterpret_cast<uintptr_t>(src) & ~uintptr_t{3});
+  auto* d = reinterpret_cast<uint32_t*>(dst);
+  if (shift == 0) {
+    for (uint64_t i = threadIdx.x; i < words; i += blockDim.x) d[i] = s[i];
+  } else {
+    // s[i + 1] holds at least one byte of word i, so it lies inside the source buffer's allocation.
+    for (uint64_t i = threadIdx.x; i < words; i += blockDim.x) d[i] = __funnelshift_r(s[i], s[i + 1], shift);
+  }
+  const uint64_t tail = n - words * 4;
+  if (threadIdx.x < tail) dst[words * 4 + threadIdx.x] = src[words * 4 + threadIdx.x];
+}
+
+}  // namespace
+
+void copy_pieces(const CopyPiece* pieces, size_t count, gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "copy_pieces");
+  if (count == 0) return;
+  copy_pieces_kernel<<<static_cast<unsigned>(count), kCopyThreads, 0, stream.handle()>>>(pieces);
+  KESTREL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace kestrel::io::parquet::device
