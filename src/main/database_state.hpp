@@ -27,6 +27,8 @@ struct Database::State {
   /// The running statement's shared scan columns (its scalar sub-queries run inside it); null outside a statement
   /// or when it scans no table twice.
   exec::ScanReuse* scan_reuse = nullptr;
+  /// The running statement's GPU scan statistics, which its scalar sub-queries add to; null outside a statement.
+  io::DeviceScanStats* scan_stats = nullptr;
   /// Progress of the running statement (pipeline, morsels done, morsels, pipelines); set by the CLI on a terminal.
   std::function<void(size_t, size_t, size_t, size_t)> progress;
 };

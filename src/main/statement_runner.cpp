@@ -127,10 +127,17 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   struct ReuseScope {
     Database::State& state;
     bool owner = false;
+    bool stats_owner = false;
     ~ReuseScope() {
       if (owner) state.scan_reuse = nullptr;
+      if (stats_owner) state.scan_stats = nullptr;
     }
   } reuse_scope{state};
+  io::DeviceScanStats statement_scan_stats;
+  if (state.scan_stats == nullptr) {
+    state.scan_stats = &statement_scan_stats;
+    reuse_scope.stats_owner = true;
+  }
   if (state.gpu && state.scan_reuse == nullptr && !state.settings.gpu_cache() && state.settings.gpu_scan_reuse()) {
     std::set<const catalog::Table*> twice = tables_scanned_twice(*plan);
     if (!twice.empty()) {
@@ -149,7 +156,9 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   ctx.cancel_requested = &cancel;
   ctx.profile = profile != nullptr;
   ctx.progress = state.progress;
-  io::DeviceScanStats scan_stats;
+  // The statement's scalar sub-queries (run before it, as plans of their own) count into its scan statistics.
+  io::DeviceScanStats own_scan_stats;
+  io::DeviceScanStats& scan_stats = state.scan_stats != nullptr ? *state.scan_stats : own_scan_stats;
   ctx.scan_stats = &scan_stats;
   ctx.gpu_decode = state.settings.gpu_decode();
   if (state.gpu) prepare_device(state, ctx);
