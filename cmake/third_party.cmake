@@ -22,6 +22,9 @@ kestrel_find_static(KESTREL_MD_LIB md)
 kestrel_find_static(KESTREL_SSL_LIB ssl)
 kestrel_find_static(KESTREL_CRYPTO_LIB crypto)
 
+# Regular expressions of the CPU evaluator (regexp_like, ...): Debian's RE2 (libre2-dev), static like the rest.
+kestrel_find_static(KESTREL_RE2_LIB re2)
+
 add_library(kestrel_compression INTERFACE)
 target_link_libraries(kestrel_compression INTERFACE ${KESTREL_ZSTD_LIB} ${KESTREL_SNAPPY_LIB} ${KESTREL_LZ4_LIB}
   ${KESTREL_Z_LIB} ${KESTREL_BROTLIDEC_LIB} ${KESTREL_BROTLIENC_LIB} ${KESTREL_BROTLICOMMON_LIB})
@@ -29,6 +32,9 @@ target_link_libraries(kestrel_compression INTERFACE ${KESTREL_ZSTD_LIB} ${KESTRE
 add_library(kestrel_line_editing INTERFACE)
 target_link_libraries(kestrel_line_editing INTERFACE ${KESTREL_EDIT_LIB} ${KESTREL_TINFO_LIB} ${KESTREL_BSD_LIB}
   ${KESTREL_MD_LIB})
+
+add_library(kestrel_regex INTERFACE)
+target_link_libraries(kestrel_regex INTERFACE ${KESTREL_RE2_LIB} Threads::Threads)
 
 add_library(kestrel_tls INTERFACE)
 target_link_libraries(kestrel_tls INTERFACE ${KESTREL_SSL_LIB} ${KESTREL_CRYPTO_LIB} ${CMAKE_DL_LIBS} Threads::Threads)

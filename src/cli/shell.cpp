@@ -17,6 +17,7 @@
 #include "cli/result_format.hpp"
 #include "cli/serve_command.hpp"
 #include "cli/session.hpp"
+#include "planner/functions/function_docs.hpp"
 
 namespace kestrel::cli {
 
@@ -51,6 +52,9 @@ int run_main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   app.add_flag("--timing", timing, "print each statement's run time to stderr");
   app.add_flag("--no-gpu-fallback", no_fallback, "with the GPU, fail instead of running an operator on the CPU");
+  bool list_functions = false;
+  app.add_flag("--list-functions-markdown", list_functions,
+               "print the function reference (docs/functions.md, generated from the function registry) and exit");
   ServeOptions serve_options;
   CLI::App* serve = add_serve_command(app, serve_options);
   ConvertOptions convert_options;
@@ -65,6 +69,10 @@ int run_main(int argc, char** argv) {
   if (serve->parsed()) return run_serve(serve_options);
   if (convert->parsed()) return run_convert(convert_options);
   if (passwd->parsed()) return run_passwd(passwd_options);
+  if (list_functions) {
+    std::cout << plan::functions_markdown();
+    return 0;
+  }
 
   bool stdout_tty = isatty(STDOUT_FILENO) != 0;
   bool stdin_tty = isatty(STDIN_FILENO) != 0;

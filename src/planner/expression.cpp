@@ -66,9 +66,34 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kDateAdd: return "date_add";
     case ScalarFunction::kDateDiff: return "date_diff";
     case ScalarFunction::kLastDayOfMonth: return "last_day_of_month";
+    case ScalarFunction::kEndsWith: return "ends_with";
+    case ScalarFunction::kLevenshteinDistance: return "levenshtein_distance";
+    case ScalarFunction::kHammingDistance: return "hamming_distance";
+    case ScalarFunction::kRegexpLike: return "regexp_like";
+    case ScalarFunction::kRegexpExtract: return "regexp_extract";
+    case ScalarFunction::kRegexpReplace: return "regexp_replace";
+    case ScalarFunction::kRegexpCount: return "regexp_count";
+    case ScalarFunction::kRegexpPosition: return "regexp_position";
+    case ScalarFunction::kUrlExtractHost: return "url_extract_host";
+    case ScalarFunction::kUrlExtractPath: return "url_extract_path";
+    case ScalarFunction::kUrlExtractProtocol: return "url_extract_protocol";
+    case ScalarFunction::kUrlExtractQuery: return "url_extract_query";
+    case ScalarFunction::kUrlExtractFragment: return "url_extract_fragment";
+    case ScalarFunction::kUrlExtractPort: return "url_extract_port";
+    case ScalarFunction::kUrlExtractParameter: return "url_extract_parameter";
+    case ScalarFunction::kFromUnixtime: return "from_unixtime";
+    case ScalarFunction::kToUnixtime: return "to_unixtime";
+    case ScalarFunction::kDateFormat: return "date_format";
+    case ScalarFunction::kDateParse: return "date_parse";
+    case ScalarFunction::kFormatDatetime: return "format_datetime";
+    case ScalarFunction::kWidthBucket: return "width_bucket";
+    case ScalarFunction::kRandom: return "random";
+    case ScalarFunction::kTry: return "try";
   }
   return "?";
 }
+
+bool is_deterministic(ScalarFunction f) { return f != ScalarFunction::kRandom; }
 
 namespace {
 

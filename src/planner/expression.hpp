@@ -58,7 +58,31 @@ enum class ScalarFunction : uint16_t {
   kDateAdd,      ///< (unit as VARCHAR constant, BIGINT amount, date/timestamp) -> same type; months clamp to the end
   kDateDiff,     ///< (unit as VARCHAR constant, from, to) -> BIGINT whole units from `from` to `to` (Joda rules)
   kLastDayOfMonth,  ///< date/timestamp -> DATE of the month's last day
+  // Presto functions, second slice (CPU only as well).
+  kEndsWith,              ///< (string, suffix) -> BOOLEAN
+  kLevenshteinDistance,   ///< (string, string) -> BIGINT edits in code points
+  kHammingDistance,       ///< (string, string) of equal length in code points -> BIGINT
+  kRegexpLike,            ///< (string, pattern) -> BOOLEAN: RE2 pattern found anywhere in the string
+  kRegexpExtract,         ///< (string, pattern[, group]) -> VARCHAR of the first match, NULL without one
+  kRegexpReplace,         ///< (string, pattern[, replacement with $N / ${name}]) -> VARCHAR
+  kRegexpCount,           ///< (string, pattern) -> BIGINT matches
+  kRegexpPosition,        ///< (string, pattern[, start[, occurrence]]) -> INTEGER code point index, -1 if none
+  kUrlExtractHost, kUrlExtractPath, kUrlExtractProtocol, kUrlExtractQuery, kUrlExtractFragment,  ///< VARCHAR
+  kUrlExtractPort,        ///< (url) -> BIGINT
+  kUrlExtractParameter,   ///< (url, name) -> VARCHAR value of the first query parameter `name`
+  kFromUnixtime,          ///< DOUBLE seconds since 1970 -> TIMESTAMP (UTC)
+  kToUnixtime,            ///< TIMESTAMP -> DOUBLE seconds since 1970
+  kDateFormat,            ///< (timestamp, MySQL format) -> VARCHAR
+  kDateParse,             ///< (string, MySQL format) -> TIMESTAMP
+  kFormatDatetime,        ///< (timestamp, Joda pattern) -> VARCHAR
+  kWidthBucket,           ///< (DOUBLE x, DOUBLE bound1, DOUBLE bound2, BIGINT n) -> BIGINT bucket 0..n+1
+  kRandom,                ///< () -> DOUBLE in [0, 1); (n) -> integer in [0, n) of n's type. Not deterministic.
+  kTry,                   ///< try(x): x, or NULL on the rows where evaluating x raises a data error (InvalidInput)
 };
+
+/// False for functions whose value is not determined by their arguments (random): they are never folded into a
+/// constant, even without arguments.
+bool is_deterministic(ScalarFunction f);
 
 /// The SQL name of a function, for EXPLAIN and errors ("+", "substring", ...).
 const char* scalar_function_name(ScalarFunction f);

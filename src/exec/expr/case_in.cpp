@@ -43,7 +43,20 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kSplitPart:
     case ScalarFunction::kChr:
     case ScalarFunction::kCodepoint:
-    case ScalarFunction::kDateAdd: return true;
+    case ScalarFunction::kDateAdd:
+    case ScalarFunction::kLevenshteinDistance:
+    case ScalarFunction::kHammingDistance:
+    case ScalarFunction::kRegexpLike:
+    case ScalarFunction::kRegexpExtract:
+    case ScalarFunction::kRegexpReplace:
+    case ScalarFunction::kRegexpCount:
+    case ScalarFunction::kRegexpPosition:
+    case ScalarFunction::kFromUnixtime:
+    case ScalarFunction::kDateFormat:
+    case ScalarFunction::kDateParse:
+    case ScalarFunction::kFormatDatetime:
+    case ScalarFunction::kWidthBucket:
+    case ScalarFunction::kRandom: return true;
     default: return false;
   }
 }
@@ -51,6 +64,7 @@ bool function_can_raise(const plan::Expr& e) {
 }  // namespace
 
 bool can_raise(const plan::Expr& e) {
+  if (e.kind == ExprKind::kFunction && e.function == ScalarFunction::kTry) return false;
   if (e.kind == ExprKind::kCast && e.children[0]->type != e.type) return true;
   if (e.kind == ExprKind::kFunction && function_can_raise(e)) return true;
   for (const plan::ExprPtr& c : e.children) {

@@ -1,4 +1,6 @@
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "exec/expr/cast_internal.hpp"
 #include "exec/expr/cast_ops.hpp"
@@ -20,6 +22,14 @@ Operand convert(const Operand& in, const LogicalType& target, size_t rows, const
   T* dst = out->mutable_data<T>();
   bool ok = true;
   for (size_t i = 0; i < rows; ++i) ok &= conv(src[i], dst[i]);
+  if (!ok && ctx.cast_failures_to_null) {
+    std::vector<uint8_t> failed(rows);
+    for (size_t i = 0; i < rows; ++i) {
+      T r;
+      failed[i] = !conv(src[i], r);
+    }
+    return Operand{null_failed_rows(out, in, failed, ctx), in.constant};
+  }
   if (!ok) {
     raise_first_error(
         rows, valid,
@@ -67,6 +77,20 @@ Operand numeric_cast(const Operand& in, const LogicalType& target, size_t rows, 
 }
 
 }  // namespace
+
+ColumnPtr null_failed_rows(const ColumnPtr& out, const Operand& in, const std::vector<uint8_t>& failed,
+                           EvalContext& ctx) {
+  const size_t rows = failed.size();
+  std::vector<uint8_t> valid(rows);
+  for (size_t i = 0; i < rows; ++i) valid[i] = in.valid(i) && !failed[i];
+  ColumnPtr result =
+      make_output(out->type(), rows, validity_from_bytes(valid.data(), rows, ctx.memory()), ctx.memory());
+  dispatch_fixed(out->type(), [&](auto tag) {
+    using T = decltype(tag);
+    std::memcpy(result->mutable_data<T>(), out->data<T>(), rows * sizeof(T));
+  });
+  return result;
+}
 
 void raise_cast_error(const std::string& value_text, const LogicalType& source, const LogicalType& target) {
   if (source.id() == TypeId::kVarchar) {

@@ -2,6 +2,7 @@
 /// The two halves of CAST (internal to exec/expr): fixed-width conversions in cast.cpp, text in cast_string.cpp.
 
 #include <string>
+#include <vector>
 
 #include "exec/expr/kernel_util.hpp"
 
@@ -11,6 +12,11 @@ namespace kestrel::exec {
 Operand cast_to_string(const Operand& in, size_t rows, EvalContext& ctx);
 /// VARCHAR to any type by parsing; a value that does not parse raises `cannot cast 'abc' to DATE`.
 Operand cast_from_string(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx);
+
+/// `out` (a plain fixed-width cast result of `in`) with the rows where `failed[i]` is set made NULL too, for
+/// EvalContext::cast_failures_to_null: a new column over a copy of the values.
+ColumnPtr null_failed_rows(const ColumnPtr& out, const Operand& in, const std::vector<uint8_t>& failed,
+                           EvalContext& ctx);
 
 /// Throws the InvalidInput of a value that does not convert.
 [[noreturn]] void raise_cast_error(const std::string& value_text, const LogicalType& source,

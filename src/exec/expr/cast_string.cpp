@@ -161,6 +161,7 @@ Operand cast_to_string(const Operand& in, size_t rows, EvalContext& ctx) {
 Operand cast_from_string(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx) {
   Validity validity = and_validity({&in}, rows, ctx.memory());
   ColumnPtr out = make_output(target, rows, std::move(validity), ctx.memory());
+  std::vector<uint8_t> failed;  // try_cast: the rows that do not parse
   dispatch_fixed(target, [&](auto tag) {
     using T = decltype(tag);
     T* dst = out->mutable_data<T>();
@@ -171,10 +172,14 @@ Operand cast_from_string(const Operand& in, const LogicalType& target, size_t ro
       }
       const std::string_view text = in.string_at(i);
       if (!parse_value<T>(trim_space(text), target, dst[i])) {
-        raise_cast_error(std::string(text), in.column->type(), target);
+        if (!ctx.cast_failures_to_null) raise_cast_error(std::string(text), in.column->type(), target);
+        failed.resize(rows, 0);
+        failed[i] = 1;
+        dst[i] = T{};
       }
     }
   });
+  if (!failed.empty()) return Operand{null_failed_rows(out, in, failed, ctx), in.constant};
   return Operand{out, in.constant};
 }
 

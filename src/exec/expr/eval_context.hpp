@@ -10,6 +10,8 @@ namespace kestrel::exec {
 struct EvalContext {
   /// Host memory for result columns.
   gpu::MemoryResource* mr = &gpu::host_memory_resource();
+  /// Set by try(CAST(...)) (try_cast): a value that does not convert becomes NULL instead of an error.
+  bool cast_failures_to_null = false;
 
   gpu::MemoryResource& memory() const { return *mr; }
 };

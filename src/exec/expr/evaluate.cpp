@@ -79,6 +79,29 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kDateAdd:
     case ScalarFunction::kDateDiff:
     case ScalarFunction::kLastDayOfMonth: return datetime_kernel(e, args, rows, ctx);
+    case ScalarFunction::kEndsWith:
+    case ScalarFunction::kLevenshteinDistance:
+    case ScalarFunction::kHammingDistance: return presto_string_kernel(e, args, rows, ctx);
+    case ScalarFunction::kRegexpLike:
+    case ScalarFunction::kRegexpExtract:
+    case ScalarFunction::kRegexpReplace:
+    case ScalarFunction::kRegexpCount:
+    case ScalarFunction::kRegexpPosition: return regexp_kernel(e, args, rows, ctx);
+    case ScalarFunction::kUrlExtractHost:
+    case ScalarFunction::kUrlExtractPath:
+    case ScalarFunction::kUrlExtractProtocol:
+    case ScalarFunction::kUrlExtractQuery:
+    case ScalarFunction::kUrlExtractFragment:
+    case ScalarFunction::kUrlExtractPort:
+    case ScalarFunction::kUrlExtractParameter: return url_kernel(e, args, rows, ctx);
+    case ScalarFunction::kFromUnixtime:
+    case ScalarFunction::kToUnixtime:
+    case ScalarFunction::kDateFormat:
+    case ScalarFunction::kDateParse:
+    case ScalarFunction::kFormatDatetime: return presto_datetime_kernel(e, args, rows, ctx);
+    case ScalarFunction::kWidthBucket:
+    case ScalarFunction::kRandom: return presto_math_kernel(e, args, rows, ctx);
+    case ScalarFunction::kTry: break;  // eval_function evaluates it (eval_try)
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));
 }
@@ -106,8 +129,30 @@ bool per_entry_safe(ScalarFunction f) {
     case ScalarFunction::kPosition:
     case ScalarFunction::kStartsWith:
     case ScalarFunction::kReplace:
-    case ScalarFunction::kReverse: return true;
+    case ScalarFunction::kReverse:
+    case ScalarFunction::kEndsWith:
+    case ScalarFunction::kUrlExtractHost:
+    case ScalarFunction::kUrlExtractPath:
+    case ScalarFunction::kUrlExtractProtocol:
+    case ScalarFunction::kUrlExtractQuery:
+    case ScalarFunction::kUrlExtractFragment:
+    case ScalarFunction::kUrlExtractPort:
+    case ScalarFunction::kUrlExtractParameter: return true;
     default: return false;
+  }
+}
+
+/// Whether `f` may be computed once per dictionary entry of its argument `k`: the functions above, and the regular
+/// expression functions over their text (their errors come from the pattern and the other constant arguments only,
+/// so they do not depend on which entries the rows use).
+bool per_entry_safe(ScalarFunction f, size_t k) {
+  switch (f) {
+    case ScalarFunction::kRegexpLike:
+    case ScalarFunction::kRegexpExtract:
+    case ScalarFunction::kRegexpReplace:
+    case ScalarFunction::kRegexpCount:
+    case ScalarFunction::kRegexpPosition: return k == 0;
+    default: return per_entry_safe(f);
   }
 }
 
@@ -132,19 +177,23 @@ Operand eval_function(const plan::Expr& e, const Batch& input, EvalContext& ctx)
       if (const plan::ExprPtr as_case = conditional_as_case(e)) return eval_case(*as_case, input, ctx);
     }
   }
+  if (e.function == ScalarFunction::kTry) return eval_try(e, input, ctx);
   std::vector<Operand> args;
   args.reserve(e.children.size());
   for (const plan::ExprPtr& child : e.children) args.push_back(eval_operand(*child, input, ctx));
+  if (!plan::is_deterministic(e.function)) {
+    // random(): a value per row even when every argument is constant.
+    for (Operand& a : args) a = plain(a, ctx);
+    return dispatch_function(e, args, input.num_rows(), ctx);
+  }
   const Shape shape = shape_of(args, input.num_rows());
-  if (per_entry_safe(e.function)) {
-    if (std::optional<size_t> k = dictionary_argument(args, shape.rows)) {
-      const Column& encoded = *args[*k].column;
-      std::vector<Operand> entry_args = args;
-      entry_args[*k] = Operand{encoded.dictionary(), false};
-      const size_t entries = encoded.dictionary()->length();
-      Operand per_entry = dispatch_function(e, entry_args, entries, ctx);
-      return Operand{spread_dictionary_result(encoded, per_entry.column, ctx.memory()), false};
-    }
+  if (std::optional<size_t> k = dictionary_argument(args, shape.rows); k && per_entry_safe(e.function, *k)) {
+    const Column& encoded = *args[*k].column;
+    std::vector<Operand> entry_args = args;
+    entry_args[*k] = Operand{encoded.dictionary(), false};
+    const size_t entries = encoded.dictionary()->length();
+    Operand per_entry = dispatch_function(e, entry_args, entries, ctx);
+    return Operand{spread_dictionary_result(encoded, per_entry.column, ctx.memory()), false};
   }
   for (Operand& a : args) a = plain(a, ctx);
   return dispatch_function(e, args, shape.rows, ctx);

@@ -18,8 +18,12 @@ Operand eval_operand(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 /// has rows.size() rows (or is constant).
 Operand eval_on_rows(const plan::Expr& e, const Batch& input, const std::vector<uint32_t>& rows, EvalContext& ctx);
 
-/// True when evaluating `e` may throw on some data (overflow, division by zero, failed casts, domain errors).
+/// True when evaluating `e` may throw on some data (overflow, division by zero, failed casts, domain errors); false
+/// under try(), which turns those errors into NULL.
 bool can_raise(const plan::Expr& e);
+
+/// try(x): x, or NULL on the rows where evaluating x raises InvalidInput (try_eval.cpp).
+Operand eval_try(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
 /// CASE WHEN ... THEN ... ELSE ... END, evaluating every THEN/ELSE only on the rows that take it.
 Operand eval_case(const plan::Expr& e, const Batch& input, EvalContext& ctx);

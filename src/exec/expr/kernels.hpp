@@ -19,8 +19,19 @@ Operand comparison_kernel(const plan::Expr& e, const std::vector<Operand>& args,
 Operand compare_operands(plan::ScalarFunction f, const Operand& a, const Operand& b, size_t rows, EvalContext& ctx);
 /// ||, length, upper, lower, trims, substring, position, starts_with, replace.
 Operand string_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
-/// Presto's lpad, rpad, reverse, split_part, chr, codepoint (presto_string_funcs.cpp).
+/// Presto's lpad, rpad, reverse, split_part, chr, codepoint, ends_with, levenshtein_distance, hamming_distance
+/// (presto_string_funcs.cpp).
 Operand presto_string_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Presto's regexp_like, regexp_extract, regexp_replace, regexp_count, regexp_position (regexp_funcs.cpp).
+Operand regexp_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Presto's url_extract_ functions (url_funcs.cpp).
+Operand url_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Presto's from_unixtime, to_unixtime, date_format, date_parse, format_datetime (presto_datetime_funcs.cpp).
+Operand presto_datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows,
+                               EvalContext& ctx);
+/// Presto's width_bucket and random (presto_math_funcs.cpp). random's `rows` are the batch's rows even when its
+/// arguments are constant, and its result is never constant.
+Operand presto_math_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// LIKE and NOT LIKE.
 Operand like_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp, truncate, cbrt, log2.

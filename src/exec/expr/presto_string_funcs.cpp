@@ -136,6 +136,63 @@ int32_t codepoint_of(std::string_view s) {
   return static_cast<int32_t>(cp);
 }
 
+/// The code points of `s`.
+std::vector<uint32_t> code_points(std::string_view s) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < s.size();) out.push_back(utf8::decode(s.data(), s.size(), i));
+  return out;
+}
+
+/// Edits (insert, delete, substitute one code point) from a to b, in O(|a| * |b|) time and O(|b|) memory.
+int64_t levenshtein_distance(std::string_view a_text, std::string_view b_text) {
+  const std::vector<uint32_t> a = code_points(a_text);
+  const std::vector<uint32_t> b = code_points(b_text);
+  if (static_cast<uint64_t>(a.size()) * b.size() > 1'000'000) {
+    throw InvalidInput("levenshtein_distance: the strings are too long (" + std::to_string(a.size()) + " x " +
+                           std::to_string(b.size()) + " characters; the limit of the product is 1000000)",
+                       "22023");
+  }
+  std::vector<int64_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int64_t>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    int64_t diagonal = row[0];
+    row[0] = static_cast<int64_t>(i);
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const int64_t above = row[j];
+      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+int64_t hamming_distance(std::string_view a_text, std::string_view b_text) {
+  const std::vector<uint32_t> a = code_points(a_text);
+  const std::vector<uint32_t> b = code_points(b_text);
+  if (a.size() != b.size()) {
+    throw InvalidInput("hamming_distance: the strings must have the same length, got " + std::to_string(a.size()) +
+                           " and " + std::to_string(b.size()) + " characters",
+                       "22023");
+  }
+  int64_t distance = 0;
+  for (size_t i = 0; i < a.size(); ++i) distance += a[i] != b[i] ? 1 : 0;
+  return distance;
+}
+
+/// Runs `fn(a, b) -> T` on the two strings of every row whose arguments are valid.
+template <typename T, typename Fn>
+Operand map_string_pair(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx,
+                        Fn&& fn) {
+  Validity validity = and_validity_all(args, rows, ctx.memory());
+  const uint8_t* valid = validity.bitmap ? validity.bitmap->as<uint8_t>() : nullptr;
+  const StringReader a(args[0]);
+  const StringReader b(args[1]);
+  ColumnPtr out = make_output(e.type, rows, std::move(validity), ctx.memory());
+  T* dst = out->mutable_data<T>();
+  for (size_t i = 0; i < rows; ++i) dst[i] = (valid == nullptr || bits::get(valid, i)) ? fn(a[i], b[i]) : T{};
+  return Operand{out, shape_of(args, rows).constant};
+}
+
 }  // namespace
 
 Operand presto_string_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
@@ -179,6 +236,13 @@ Operand presto_string_kernel(const plan::Expr& e, const std::vector<Operand>& ar
       for (size_t i = 0; i < rows; ++i) dst[i] = (valid == nullptr || bits::get(valid, i)) ? codepoint_of(s[i]) : 0;
       return Operand{out, shape_of(args, rows).constant};
     }
+    case ScalarFunction::kEndsWith:
+      return map_string_pair<uint8_t>(e, args, rows, ctx, [](std::string_view a, std::string_view b) {
+        return static_cast<uint8_t>(a.size() >= b.size() && a.substr(a.size() - b.size()) == b);
+      });
+    case ScalarFunction::kLevenshteinDistance:
+      return map_string_pair<int64_t>(e, args, rows, ctx, levenshtein_distance);
+    case ScalarFunction::kHammingDistance: return map_string_pair<int64_t>(e, args, rows, ctx, hamming_distance);
     default: throw InternalError(std::string("string function ") + plan::scalar_function_name(e.function));
   }
 }

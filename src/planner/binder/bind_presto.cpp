@@ -1,6 +1,8 @@
 #include <cmath>
+#include <string>
 #include <string_view>
 
+#include "common/datetime_ops.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/functions/resolve_function.hpp"
 #include "planner/functions/type_rules.hpp"
@@ -19,12 +21,24 @@ const char* extract_field_of(std::string_view name) {
       {"year", "year"},         {"quarter", "quarter"},        {"month", "month"},
       {"day", "day"},           {"day_of_month", "day"},       {"day_of_week", "isodow"},
       {"dow", "isodow"},        {"day_of_year", "doy"},        {"doy", "doy"},
-      {"week", "week"},         {"week_of_year", "week"},
+      {"week", "week"},         {"week_of_year", "week"},      {"hour", "hour"},
+      {"minute", "minute"},     {"second", "second"},          {"millisecond", "millisecond"},
   };
   for (const Entry& e : kFields) {
     if (e.name == name) return e.field;
   }
   return nullptr;
+}
+
+/// The name Presto's typeof gives `t`: lower case, `unknown` for an untyped NULL. (Presto writes varchar(n) for a
+/// bounded VARCHAR; Kestrel's VARCHAR has no bound.)
+std::string presto_type_name(const LogicalType& t) {
+  if (t.id() == TypeId::kNull) return "unknown";
+  std::string name = t.to_string();
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return name;
 }
 
 [[noreturn]] void wrong_arity(const ast::FunctionCall& call) {
@@ -45,6 +59,26 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
   if (call.name == "pi" || call.name == "e") {
     if (!call.args.empty()) wrong_arity(call);
     return make_constant(Value::double_value(call.name == "pi" ? M_PI : M_E));
+  }
+  if (call.name == "current_date" || call.name == "current_timestamp" || call.name == "now") {
+    if (!call.args.empty()) wrong_arity(call);
+    const int64_t micros = binder_.statement_time();
+    if (call.name != "current_date") return make_constant(Value::timestamp(micros));
+    return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(micros, kMicrosPerDay))));
+  }
+  if (call.name == "typeof") {
+    // The argument is bound for its type only: it is never evaluated, so a failing cast in it does not matter.
+    if (call.args.size() != 1) wrong_arity(call);
+    Binder::DeferredCastErrors deferred;
+    return make_constant(Value::varchar(presto_type_name(bind(*call.args[0], ctx)->type)));
+  }
+  if (call.name == "try") {
+    // try(x): NULL on the rows where x raises a data error. A constant argument cannot fail any more.
+    if (call.args.size() != 1) wrong_arity(call);
+    Binder::DeferredCastErrors deferred;
+    ExprPtr value = bind(*call.args[0], ctx);
+    if (value->kind == ExprKind::kConstant) return value;
+    return make_scalar(ScalarFunction::kTry, {std::move(value)}, call.position);
   }
   if (call.name == "if") {
     // if(c, a[, b]) is CASE WHEN c THEN a ELSE b END, so only the branch a row takes is evaluated.

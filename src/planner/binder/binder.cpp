@@ -1,6 +1,7 @@
 #include "planner/binder/binder.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "planner/binder/expr_binder.hpp"
@@ -24,6 +25,24 @@ LogicalPtr make_project(LogicalPtr child, std::vector<ExprPtr> exprs, const std:
   return project;
 }
 
+namespace {
+
+/// Live DeferredCastErrors guards of this thread.
+thread_local int deferred_cast_errors = 0;
+
+}  // namespace
+
+Binder::DeferredCastErrors::DeferredCastErrors() { ++deferred_cast_errors; }
+Binder::DeferredCastErrors::~DeferredCastErrors() { --deferred_cast_errors; }
+
+int64_t Binder::statement_time() {
+  if (!statement_time_) {
+    const auto now = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    statement_time_ = static_cast<int64_t>(now.time_since_epoch().count()) * 1000;
+  }
+  return *statement_time_;
+}
+
 ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<SourcePosition> pos) {
   if (expr->type == target) return expr;
   if (expr->kind == ExprKind::kConstant && expr->constant.is_null()) return make_constant(Value::null(target));
@@ -37,6 +56,7 @@ ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<S
     try {
       return make_constant(evaluate_constant_expr(*cast));
     } catch (const InvalidInput& e) {
+      if (deferred_cast_errors > 0) return cast;
       // A bad literal is still bad data (22xxx), now with the position of the cast.
       throw InvalidInput(e.message(), e.code(), e.position() ? e.position() : pos);
     }

@@ -105,6 +105,20 @@ class Binder {
   /// tables listing views, DESCRIBE and SHOW COLUMNS use it.
   std::vector<Field> view_fields(const catalog::View& view) const;
 
+  /// The time (UTC microseconds since 1970, whole milliseconds) of the statement's first current_date,
+  /// current_timestamp or now(): every such call of the statement reads this one value.
+  int64_t statement_time();
+
+  /// While one lives (on this thread), `cast_to` leaves a constant cast that fails as a cast node instead of
+  /// raising its error at bind time: inside try() and try_cast the failure gives NULL when the row is evaluated.
+  class DeferredCastErrors {
+   public:
+    DeferredCastErrors();
+    ~DeferredCastErrors();
+    DeferredCastErrors(const DeferredCastErrors&) = delete;
+    DeferredCastErrors& operator=(const DeferredCastErrors&) = delete;
+  };
+
  private:
   friend class ExprBinder;
 
@@ -143,6 +157,7 @@ class Binder {
   /// Set in the binder that computes view columns for a system table, so a view over information_schema does not
   /// bind itself again without end (it lists views without columns).
   bool listing_views_ = false;
+  std::optional<int64_t> statement_time_;
 };
 
 /// Adds column refs for all of `plan`'s output to a fresh scope labelled `table`.

@@ -368,7 +368,13 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
     case ast::ExprKind::kCast: {
       const auto& c = expr.as<ast::Cast>();
       if (!c.type.type) throw BinderError("unknown type " + c.type.to_string(), c.type.position, "42704");
-      if (c.try_cast) throw NotImplemented("TRY_CAST is not supported yet", c.position);
+      if (c.try_cast) {
+        // try_cast(x AS T) is try(CAST(x AS T)): a value that does not convert gives NULL.
+        Binder::DeferredCastErrors deferred;
+        ExprPtr cast = Binder::cast_to(bind(*c.operand, ctx), *c.type.type, c.operator_position);
+        if (cast->kind == ExprKind::kConstant) return cast;
+        return make_scalar(ScalarFunction::kTry, {std::move(cast)}, c.position);
+      }
       ExprPtr operand = bind(*c.operand, ctx);
       return Binder::cast_to(operand, *c.type.type, c.operator_position);
     }

@@ -81,8 +81,10 @@ class ExprBinder {
   ExprPtr bind_function(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_aggregate(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// Presto functions bound as other expressions (bind_presto.cpp): year, quarter, month, day/day_of_month,
-  /// day_of_week/dow, day_of_year/doy, week/week_of_year as extract; if(c, a[, b]) as CASE; pi() and e() as
-  /// constants. nullptr for any other name.
+  /// day_of_week/dow, day_of_year/doy, week/week_of_year, hour, minute, second, millisecond as extract;
+  /// if(c, a[, b]) as CASE; pi() and e() as constants; typeof(x) as the constant name of x's type;
+  /// current_date, current_timestamp and now() as the constant statement time (Binder::statement_time); try(x)
+  /// as kTry. nullptr for any other name.
   ExprPtr bind_presto_rewrite(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// The value of a session function without arguments that clients call on connect: current_schema(),
   /// current_database(), current_catalog (catalog/system_tables.hpp's names); nullopt for other names.

@@ -1,37 +1,83 @@
 #pragma once
-/// SQL names of the built-in scalar functions and operators, mapped to `ScalarFunction`.
+/// The function registry: every SQL function and operator name Kestrel knows, how the binder builds a call of it,
+/// and its documentation. `docs/functions.md` is generated from it (`kestrel --list-functions-markdown`, see
+/// function_docs.hpp) and a unit test fails when the two differ, so the documentation cannot drift from the code;
+/// another test runs every entry's example and compares the documented result.
 ///
-/// Registered names (case-insensitive), with their argument counts:
-///   abs 1, round 1-2, floor 1, ceil/ceiling 1, sign 1, sqrt 1, power/pow 2, ln 1, log10 1, exp 1, mod 2;
-///   length/char_length/character_length 1, upper 1, lower 1, trim/ltrim/rtrim 1-2 (btrim = trim),
-///   substring/substr 2-3, position 2 (needle, haystack), strpos 2 (haystack, needle: see
-///   `function_swaps_arguments`), starts_with 2, replace 3, concat 1+;
-///   coalesce 1+, nullif 2, greatest 1+, least 1+;
-///   date_trunc 2 (unit, value), extract/date_part 2 (field, value);
-///   operators + - * / % (unary - is negate), = <> != < <= > >=, ||, like / not like 2-3;
-///   Presto's lpad/rpad 3, reverse 1, split_part 3, chr 1, codepoint 1, truncate 1, cbrt 1, log2 1,
-///   date_add 3 (unit, amount, value), date_diff 3 (unit, from, to), last_day_of_month 1.
-/// Not registered: aggregates (plan nodes, not expressions), and the Presto names the binder rewrites into other
-/// expressions (see `bind_presto_rewrite`): year, month, day, ... as extract; if as CASE; pi() and e() as constants.
-/// The operators `+` and `-` map to kAdd/kSubtract; `resolve_scalar_function` turns them into the date and
-/// interval variants from the argument types.
+/// The entries live in one file per family (registry_math.cpp, registry_strings.cpp, registry_datetime.cpp,
+/// registry_other.cpp, registry_aggregates.cpp). Names are matched case-insensitively.
+/// - kScalar and kOperator entries map to a ScalarFunction with an argument count range; the binder resolves
+///   their types in resolve_function.cpp. The operators `+` and `-` map to kAdd/kSubtract, and
+///   `resolve_scalar_function` turns them into the date and interval variants from the argument types.
+/// - kRewrite entries are bound into other expressions by the binder (bind_presto.cpp, bind_system_table.cpp):
+///   year, month, ... as extract; if as CASE; pi() and e() as constants; typeof as a constant; try and try_cast as
+///   kTry; current_date, current_timestamp and now() as the statement's start time.
+/// - kAggregate and kWindow entries are documentation only: aggregates and window functions are plan nodes,
+///   resolved by name in the binder (expr_binder.cpp, presto_aggregates.cpp).
 
+#include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "planner/expression.hpp"
 
 namespace kestrel::plan {
 
-/// The function an SQL name denotes when called with `arg_count` arguments, or nullopt (unknown name or wrong
-/// number of arguments).
+/// How a registered name is bound.
+enum class FunctionKind : uint8_t {
+  kScalar,     ///< a kFunction node of `FunctionEntry::function`
+  kOperator,   ///< an operator (`+`, `=`, `LIKE`, ...): a kFunction node too, documented apart
+  kRewrite,    ///< another expression built by the binder
+  kAggregate,  ///< an aggregate function (documentation only)
+  kWindow,     ///< a window function (documentation only)
+};
+
+/// What docs/functions.md says of one name.
+struct FunctionDoc {
+  /// One line per form: `regexp_extract(string VARCHAR, pattern VARCHAR[, group BIGINT]) -> VARCHAR`.
+  std::string_view signature;
+  std::string_view description;
+  /// What a NULL argument gives.
+  std::string_view nulls;
+  /// Text that follows SELECT in an example statement (an expression, or for aggregates an expression and its FROM).
+  std::string_view example;
+  /// The example's value, printed as `Value::to_string` prints it (NULL as `NULL`); empty when it varies
+  /// (random(), current_timestamp), so the examples test only runs it.
+  std::string_view result;
+};
+
+/// One registered name.
+struct FunctionEntry {
+  std::string_view name;
+  FunctionKind kind;
+  ScalarFunction function;  ///< kScalar and kOperator only
+  size_t min_args;          ///< kScalar and kOperator only
+  size_t max_args;
+  /// Set for another name of `alias_of` (ceiling for ceil), whose documentation is that entry's.
+  std::string_view alias_of;
+  FunctionDoc doc;
+};
+
+/// A section of docs/functions.md and the entries it documents.
+struct FunctionCategory {
+  std::string_view title;
+  std::string_view introduction;  ///< a paragraph under the title; may be empty
+  std::span<const FunctionEntry> entries;
+};
+
+/// Every category, in the order of docs/functions.md.
+std::span<const FunctionCategory> function_categories();
+
+/// The function an SQL name denotes when called with `arg_count` arguments, or nullopt (unknown name, a name bound
+/// otherwise, or a wrong number of arguments).
 std::optional<ScalarFunction> lookup_scalar_function(std::string_view sql_name, size_t arg_count);
 
 /// True when the SQL name takes its first two arguments in the opposite order of the ScalarFunction it maps to:
 /// `strpos(haystack, needle)` is `position(needle IN haystack)`. The binder swaps them.
 bool function_swaps_arguments(std::string_view sql_name);
 
-/// True when `name` names a scalar function or operator at all (for "did you mean an aggregate" messages).
+/// True when `name` names a scalar function or operator at all (for "does not take N arguments" messages).
 bool is_scalar_function_name(std::string_view sql_name);
 
 }  // namespace kestrel::plan

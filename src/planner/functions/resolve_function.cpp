@@ -214,7 +214,30 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kLog2:
     case F::kDateAdd:
     case F::kDateDiff:
-    case F::kLastDayOfMonth: return detail::resolve_presto(f, args, pos);
+    case F::kLastDayOfMonth:
+    case F::kFromUnixtime:
+    case F::kToUnixtime:
+    case F::kDateFormat:
+    case F::kDateParse:
+    case F::kFormatDatetime:
+    case F::kWidthBucket:
+    case F::kRandom:
+    case F::kTry: return detail::resolve_presto(f, args, pos);
+    case F::kEndsWith:
+    case F::kLevenshteinDistance:
+    case F::kHammingDistance:
+    case F::kRegexpLike:
+    case F::kRegexpExtract:
+    case F::kRegexpReplace:
+    case F::kRegexpCount:
+    case F::kRegexpPosition:
+    case F::kUrlExtractHost:
+    case F::kUrlExtractPath:
+    case F::kUrlExtractProtocol:
+    case F::kUrlExtractQuery:
+    case F::kUrlExtractFragment:
+    case F::kUrlExtractPort:
+    case F::kUrlExtractParameter: return detail::resolve_presto_text(f, args, pos);
   }
   no_match(f, args, pos);
 }

@@ -32,6 +32,12 @@
 ///   chr(BIGINT) give VARCHAR, codepoint INTEGER; cbrt and log2 DOUBLE; truncate keeps a float's or integer's
 ///   type and gives DECIMAL(max(1, p - s), 0) for DECIMAL(p, s). date_add(unit, BIGINT, x) has x's type,
 ///   date_diff(unit, x, y) is BIGINT (a DATE against a TIMESTAMP is its midnight), last_day_of_month a DATE.
+/// - ends_with and regexp_like give BOOLEAN; levenshtein_distance, hamming_distance, regexp_count and
+///   url_extract_port BIGINT; regexp_position INTEGER; regexp_extract, regexp_replace and the other url_extract_
+///   functions VARCHAR (group, start and occurrence arguments are BIGINT). from_unixtime takes DOUBLE and gives
+///   TIMESTAMP; to_unixtime, date_format and format_datetime take a TIMESTAMP (a DATE is cast to its midnight);
+///   date_parse gives TIMESTAMP. width_bucket(DOUBLE, DOUBLE, DOUBLE, BIGINT) is BIGINT. random() is DOUBLE and
+///   random(n) has n's integer type. try(x) has x's type.
 
 #include <optional>
 #include <string_view>

@@ -22,8 +22,14 @@ ResolvedFunction resolve_arithmetic(ScalarFunction f, const std::vector<LogicalT
                                     std::optional<SourcePosition> pos);
 
 /// Presto's functions: lpad, rpad, reverse, split_part, chr, codepoint, truncate, cbrt, log2, date_add,
-/// date_diff, last_day_of_month (resolve_presto.cpp).
+/// date_diff, last_day_of_month, from_unixtime, to_unixtime, date_format, date_parse, format_datetime,
+/// width_bucket, random and try (resolve_presto.cpp).
 ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>& args,
                                 std::optional<SourcePosition> pos);
+
+/// Presto's text functions: ends_with, levenshtein_distance, hamming_distance, the regexp_ and url_extract_
+/// functions (resolve_presto_text.cpp).
+ResolvedFunction resolve_presto_text(ScalarFunction f, const std::vector<LogicalType>& args,
+                                     std::optional<SourcePosition> pos);
 
 }  // namespace kestrel::plan::detail

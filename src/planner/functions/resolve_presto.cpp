@@ -14,6 +14,7 @@ const LogicalType kBigInt(TypeId::kBigInt);
 const LogicalType kInteger(TypeId::kInteger);
 const LogicalType kDouble(TypeId::kDouble);
 const LogicalType kDate(TypeId::kDate);
+const LogicalType kTimestamp(TypeId::kTimestamp);
 
 bool is_string_or_null(const LogicalType& t) { return t.id() == TypeId::kVarchar || is_null_type(t); }
 bool is_datetime(const LogicalType& t) { return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp; }
@@ -77,6 +78,34 @@ ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>
       // DATE against TIMESTAMP compares the date as its midnight.
       const LogicalType t = a == b ? a : LogicalType(TypeId::kTimestamp);
       return {f, kBigInt, {kVarchar, t, t}};
+    }
+    case F::kFromUnixtime:
+      check(1, !args.empty() && is_numeric_or_null(args[0]));
+      return {f, kTimestamp, {kDouble}};
+    case F::kToUnixtime:
+      check(1, !args.empty() && (is_datetime(args[0]) || is_null_type(args[0])));
+      return {f, kDouble, {kTimestamp}};
+    case F::kDateFormat:
+    case F::kFormatDatetime:
+      check(2, args.size() == 2 && (is_datetime(args[0]) || is_null_type(args[0])) && is_string_or_null(args[1]));
+      return {f, kVarchar, {kTimestamp, kVarchar}};
+    case F::kDateParse:
+      check(2, args.size() == 2 && is_string_or_null(args[0]) && is_string_or_null(args[1]));
+      return {f, kTimestamp, {kVarchar, kVarchar}};
+    case F::kWidthBucket:
+      check(4, args.size() == 4 && is_numeric_or_null(args[0]) && is_numeric_or_null(args[1]) &&
+                   is_numeric_or_null(args[2]) && is_integral_or_null(args[3]));
+      return {f, kBigInt, {kDouble, kDouble, kDouble, kBigInt}};
+    case F::kRandom: {
+      if (args.empty()) return {f, kDouble, {}};
+      check(1, is_integral_or_null(args[0]));
+      const LogicalType n = is_null_type(args[0]) ? kInteger : args[0];
+      return {f, n, {n}};
+    }
+    case F::kTry: {
+      check(1, !args.empty());
+      const LogicalType x = is_null_type(args[0]) ? kVarchar : args[0];
+      return {f, x, {x}};
     }
     default: no_match(f, args, pos);
   }

@@ -10,7 +10,8 @@ namespace kestrel::plan {
 namespace {
 
 /// `e` with every constant sub-expression replaced by its value. An expression whose evaluation fails (1 / 0) stays
-/// as it is, so the error is raised only if a row actually evaluates it.
+/// as it is, so the error is raised only if a row actually evaluates it; so does a function that is not
+/// deterministic (random()).
 ExprPtr fold(const ExprPtr& e) {
   if (e->kind == ExprKind::kConstant || e->kind == ExprKind::kColumnRef || e->kind == ExprKind::kSubquery) return e;
   auto copy = std::make_shared<Expr>(*e);
@@ -19,7 +20,8 @@ ExprPtr fold(const ExprPtr& e) {
     c = fold(c);
     all_constant &= c->kind == ExprKind::kConstant;
   }
-  if (!all_constant) return copy;
+  // random() has no arguments but a new value on every row.
+  if (!all_constant || (copy->kind == ExprKind::kFunction && !is_deterministic(copy->function))) return copy;
   try {
     Value v = evaluate_constant_expr(*copy);
     return make_constant(v.is_null() ? Value::null(copy->type) : v);

@@ -168,6 +168,29 @@ void expect_error(F f, const Types& args, const std::string& message) {
   }
 }
 
+TEST(FunctionsResolve, PrestoTextAndDateFunctions) {
+  check_cases({
+      {F::kRegexpLike, {kVarchar, kNull}, F::kRegexpLike, kBool, {kVarchar, kVarchar}},
+      {F::kRegexpExtract, {kVarchar, kVarchar, kInt}, F::kRegexpExtract, kVarchar, {kVarchar, kVarchar, kBig}},
+      {F::kRegexpPosition, {kVarchar, kVarchar, kTiny, kBig}, F::kRegexpPosition, kInt,
+       {kVarchar, kVarchar, kBig, kBig}},
+      {F::kRegexpCount, {kVarchar, kVarchar}, F::kRegexpCount, kBig, {kVarchar, kVarchar}},
+      {F::kUrlExtractPort, {kVarchar}, F::kUrlExtractPort, kBig, {kVarchar}},
+      {F::kLevenshteinDistance, {kVarchar, kVarchar}, F::kLevenshteinDistance, kBig, {kVarchar, kVarchar}},
+      {F::kFromUnixtime, {kInt}, F::kFromUnixtime, kTs, {kDouble}},
+      {F::kToUnixtime, {kDate}, F::kToUnixtime, kDouble, {kTs}},
+      {F::kDateFormat, {kDate, kVarchar}, F::kDateFormat, kVarchar, {kTs, kVarchar}},
+      {F::kDateParse, {kVarchar, kVarchar}, F::kDateParse, kTs, {kVarchar, kVarchar}},
+      {F::kWidthBucket, {dec(5, 2), kInt, kDouble, kInt}, F::kWidthBucket, kBig, {kDouble, kDouble, kDouble, kBig}},
+      {F::kRandom, {}, F::kRandom, kDouble, {}},
+      {F::kRandom, {kSmall}, F::kRandom, kSmall, {kSmall}},
+      {F::kTry, {dec(5, 2)}, F::kTry, dec(5, 2), {dec(5, 2)}},
+  });
+  expect_error(F::kRegexpLike, {kVarchar, kInt}, "no function matches regexp_like(VARCHAR, INTEGER)");
+  expect_error(F::kRandom, {kDouble}, "no function matches random(DOUBLE)");
+  expect_error(F::kDateFormat, {kVarchar, kVarchar}, "no function matches date_format(VARCHAR, VARCHAR)");
+}
+
 TEST(FunctionsResolve, ErrorsNameTheFunctionAndTypes) {
   expect_error(F::kSubstring, {kInt, kVarchar}, "no function matches substring(INTEGER, VARCHAR)");
   expect_error(F::kAdd, {kInt, kVarchar}, "no operator matches INTEGER + VARCHAR");
@@ -211,6 +234,14 @@ TEST(FunctionsLookup, NamesAndArgumentCounts) {
   EXPECT_EQ(lookup_scalar_function("LPAD", 3), F::kLpad);
   EXPECT_EQ(lookup_scalar_function("split_part", 2), std::nullopt);
   EXPECT_EQ(lookup_scalar_function("sum", 1), std::nullopt);
+  EXPECT_EQ(lookup_scalar_function("regexp_extract", 3), F::kRegexpExtract);
+  EXPECT_EQ(lookup_scalar_function("regexp_extract", 4), std::nullopt);
+  EXPECT_EQ(lookup_scalar_function("regexp_position", 4), F::kRegexpPosition);
+  EXPECT_EQ(lookup_scalar_function("rand", 0), F::kRandom);
+  EXPECT_EQ(lookup_scalar_function("random", 2), std::nullopt);
+  // Names the binder rewrites are not scalar functions of the registry's lookup.
+  EXPECT_EQ(lookup_scalar_function("typeof", 1), std::nullopt);
+  EXPECT_EQ(lookup_scalar_function("year", 1), std::nullopt);
   EXPECT_TRUE(function_swaps_arguments("STRPOS"));
   EXPECT_FALSE(function_swaps_arguments("position"));
   EXPECT_TRUE(is_scalar_function_name("Upper"));

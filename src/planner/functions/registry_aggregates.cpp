@@ -1,0 +1,92 @@
+// Registry entries: aggregate and window functions (documentation; the binder resolves them by name).
+
+#include "planner/functions/registry_tables.hpp"
+
+namespace kestrel::plan::registry {
+
+namespace {
+
+constexpr std::string_view kSkipsNulls = "NULL inputs are skipped; NULL when there is no other input.";
+
+constexpr FunctionEntry kAggregates[] = {
+    aggregate("any_value", {"any_value(x) -> the type of x", "One of the values of x.", kSkipsNulls,
+                            "any_value(x) FROM (VALUES (7)) AS t(x)", "7"}),
+    aggregate_alias("arbitrary", "any_value"),
+    aggregate("avg", {"avg(x) -> DOUBLE, or DECIMAL(38, max(s, 6)) for DECIMAL(p, s)", "The mean of x.", kSkipsNulls,
+                      "avg(x) FROM (VALUES (1), (2), (4)) AS t(x)", "2.3333333333333335"}),
+    aggregate("bool_and", {"bool_and(b BOOLEAN) -> BOOLEAN", "Whether every b is true.", kSkipsNulls,
+                           "bool_and(x > 0) FROM (VALUES (1), (2)) AS t(x)", "true"}),
+    aggregate_alias("every", "bool_and"),
+    aggregate("bool_or", {"bool_or(b BOOLEAN) -> BOOLEAN", "Whether some b is true.", kSkipsNulls,
+                          "bool_or(x > 1) FROM (VALUES (1), (2)) AS t(x)", "true"}),
+    aggregate("count", {"count(*) -> BIGINT\ncount(x) -> BIGINT", "The number of rows, or of values of x that are "
+                        "not NULL.", "NULL inputs are not counted; 0 when there are none.",
+                        "count(x) FROM (VALUES (1), (NULL), (3)) AS t(x)", "2"}),
+    aggregate("count_if", {"count_if(b BOOLEAN) -> BIGINT", "The number of rows where b is true.",
+                           "NULL is not counted; 0 when there are no rows.",
+                           "count_if(x > 1) FROM (VALUES (1), (2), (3)) AS t(x)", "2"}),
+    aggregate("geometric_mean", {"geometric_mean(x) -> DOUBLE", "exp(avg(ln(x))): a 0 gives 0, a negative value NaN.",
+                                 kSkipsNulls, "geometric_mean(x) FROM (VALUES (2), (8)) AS t(x)", "4.0"}),
+    aggregate("max", {"max(x) -> the type of x", "The largest value of x.", kSkipsNulls,
+                      "max(x) FROM (VALUES ('b'), ('a')) AS t(x)", "b"}),
+    aggregate("min", {"min(x) -> the type of x", "The smallest value of x.", kSkipsNulls,
+                      "min(x) FROM (VALUES ('b'), ('a')) AS t(x)", "a"}),
+    aggregate("stddev", {"stddev(x) -> DOUBLE", "The sample standard deviation of x.",
+                         "NULL inputs are skipped; NULL with fewer than two values.",
+                         "stddev(x) FROM (VALUES (1), (2), (3)) AS t(x)", "1.0"}),
+    aggregate_alias("stddev_samp", "stddev"),
+    aggregate("stddev_pop", {"stddev_pop(x) -> DOUBLE", "The population standard deviation of x.", kSkipsNulls,
+                             "stddev_pop(x) FROM (VALUES (1), (3)) AS t(x)", "1.0"}),
+    aggregate("sum", {"sum(x) -> BIGINT for INTEGER and smaller, DECIMAL(38, 0) for BIGINT, DECIMAL(38, s) for "
+                      "DECIMAL(p, s), DOUBLE for REAL and DOUBLE",
+                      "The sum of x.", kSkipsNulls, "sum(x) FROM (VALUES (1), (2), (3)) AS t(x)", "6"}),
+    aggregate("variance", {"variance(x) -> DOUBLE", "The sample variance of x.",
+                           "NULL inputs are skipped; NULL with fewer than two values.",
+                           "variance(x) FROM (VALUES (1), (2), (3)) AS t(x)", "1.0"}),
+    aggregate_alias("var_samp", "variance"),
+    aggregate("var_pop", {"var_pop(x) -> DOUBLE", "The population variance of x.", kSkipsNulls,
+                          "var_pop(x) FROM (VALUES (1), (3)) AS t(x)", "1.0"}),
+    rewrite("grouping", {"grouping(a, b, ...) -> INTEGER",
+                           "With GROUPING SETS, ROLLUP or CUBE: one bit per argument, the first the highest, set when "
+                           "the argument is not grouped in the row's grouping set.",
+                           "Never NULL.", "grouping(x) FROM (VALUES (1)) AS t(x) GROUP BY ROLLUP (x)", "0"}),
+};
+
+constexpr FunctionEntry kWindow[] = {
+    window("cume_dist", {"cume_dist() -> DOUBLE", "The fraction of the partition's rows that sort before or with "
+                         "this row.", "Never NULL.",
+                         "cume_dist() OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "0.5"}),
+    window("dense_rank", {"dense_rank() -> BIGINT", "The rank of the row without gaps after ties.", "Never NULL.",
+                          "dense_rank() OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "1"}),
+    window("first_value", {"first_value(x) -> the type of x", "x at the first row of the frame.",
+                           "NULL when that x is NULL.",
+                           "first_value(x) OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "5"}),
+    window("lag", {"lag(x[, offset BIGINT[, default]]) -> the type of x",
+                   "x at offset rows (default 1) before this row in the partition, or default (NULL) where there is "
+                   "none.", "NULL when that x is NULL.",
+                   "lag(x, 1, 0) OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "0"}),
+    window("last_value", {"last_value(x) -> the type of x", "x at the last row of the frame (with ORDER BY, the "
+                          "frame ends at the current row and its ties).", "NULL when that x is NULL.",
+                          "last_value(x) OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "5"}),
+    window("lead", {"lead(x[, offset BIGINT[, default]]) -> the type of x",
+                    "x at offset rows (default 1) after this row in the partition, or default (NULL) where there is "
+                    "none.", "NULL when that x is NULL.",
+                    "lead(x) OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "6"}),
+    window("ntile", {"ntile(n BIGINT) -> BIGINT", "The number (1 to n) of the bucket of the row when the partition's "
+                     "rows are split into n buckets as equal as possible.", "Never NULL.",
+                     "ntile(2) OVER (ORDER BY x) FROM (VALUES (1), (2), (3)) AS t(x) ORDER BY x", "1"}),
+    window("percent_rank", {"percent_rank() -> DOUBLE", "(rank - 1) / (rows of the partition - 1), 0 for a "
+                            "partition of one row.", "Never NULL.",
+                            "percent_rank() OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "0.0"}),
+    window("rank", {"rank() -> BIGINT", "The rank of the row, with gaps after ties.", "Never NULL.",
+                    "rank() OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "1"}),
+    window("row_number", {"row_number() -> BIGINT", "The number of the row in its partition, from 1.", "Never NULL.",
+                          "row_number() OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "1"}),
+};
+
+}  // namespace
+
+std::span<const FunctionEntry> aggregate_functions() { return kAggregates; }
+std::span<const FunctionEntry> window_functions() { return kWindow; }
+
+}  // namespace kestrel::plan::registry

@@ -1,0 +1,115 @@
+// Registry entries: date and time functions.
+
+#include "planner/functions/registry_tables.hpp"
+
+namespace kestrel::plan::registry {
+
+namespace {
+
+using F = ScalarFunction;
+
+constexpr std::string_view kNullGivesNull = "NULL when any argument is NULL.";
+constexpr std::string_view kFieldOf = "NULL when x is NULL.";
+
+constexpr FunctionEntry kDatetime[] = {
+    rewrite("current_date",
+            {"current_date -> DATE", "The date (UTC) at the start of the statement: the same value everywhere in one "
+             "statement. Written without parentheses.", "Never NULL.", "current_date", ""}),
+    rewrite("current_timestamp",
+            {"current_timestamp -> TIMESTAMP",
+             "The time (UTC, in milliseconds) at the start of the statement: the same value everywhere in one "
+             "statement. Presto returns a TIMESTAMP WITH TIME ZONE, which Kestrel does not have yet. Written without "
+             "parentheses.",
+             "Never NULL.", "current_timestamp", ""}),
+    rewrite("now", {"now() -> TIMESTAMP", "The same as current_timestamp.", "Never NULL.", "now()", ""}),
+    scalar("date_add", F::kDateAdd, 3, 3,
+           {"date_add(unit VARCHAR, amount BIGINT, x DATE) -> DATE\n"
+            "date_add(unit VARCHAR, amount BIGINT, x TIMESTAMP) -> TIMESTAMP",
+            "x plus amount units: day, week, month, quarter or year, and on a TIMESTAMP also hour, minute, second "
+            "or millisecond. Adding months keeps the day, or takes the last day of a shorter month. unit must be a "
+            "constant.",
+            kNullGivesNull, "date_add('month', 1, DATE '2024-01-31')", "2024-02-29"}),
+    scalar("date_diff", F::kDateDiff, 3, 3,
+           {"date_diff(unit VARCHAR, from DATE or TIMESTAMP, to DATE or TIMESTAMP) -> BIGINT",
+            "The number of whole units (as for date_add) from from to to, negative when to is earlier. A DATE "
+            "compared with a TIMESTAMP counts as its midnight.",
+            kNullGivesNull, "date_diff('day', DATE '2024-01-01', DATE '2024-03-01')", "60"}),
+    scalar("date_format", F::kDateFormat, 2, 2,
+           {"date_format(x TIMESTAMP, format VARCHAR) -> VARCHAR",
+            "x written with MySQL's format specifiers: %Y year, %y two-digit year, %m month 01-12, %c month 1-12, "
+            "%M month name, %b short month name, %d day 01-31, %e day 1-31, %j day of year, %H hour 00-23, %k hour "
+            "0-23, %h / %I hour 01-12, %l hour 1-12, %i minutes, %S / %s seconds, %f microseconds (6 digits), %p AM "
+            "or PM, %r (hh:mm:ss AM), %T (HH:mm:ss), %W weekday name, %a short weekday name, %v ISO week, %x its "
+            "year, %% a percent sign; %D, %U, %u, %V, %w and %X are errors, as in Presto; %c for another character "
+            "c gives c. A DATE is taken at midnight.",
+            kNullGivesNull, "date_format(TIMESTAMP '2024-05-17 14:03:09', '%W %e %M %Y, %h:%i %p')",
+            "Friday 17 May 2024, 02:03 PM"}),
+    scalar("date_parse", F::kDateParse, 2, 2,
+           {"date_parse(string VARCHAR, format VARCHAR) -> TIMESTAMP",
+            "string read with the format specifiers of date_format (%y reads 70-99 as 19xx and 00-69 as 20xx, %f "
+            "reads 1 to 9 digits); fields not in format take 1970-01-01 00:00:00. An error when string does not "
+            "match format completely or a field is out of range.",
+            kNullGivesNull, "date_parse('17/05/2024 14:03', '%d/%m/%Y %H:%i')", "2024-05-17 14:03:00"}),
+    scalar("date_trunc", F::kDateTrunc, 2, 2,
+           {"date_trunc(unit VARCHAR, x DATE) -> DATE\ndate_trunc(unit VARCHAR, x TIMESTAMP) -> TIMESTAMP",
+            "x truncated to the start of its unit: millennium, century, decade, year, quarter, month, week (Monday), "
+            "day, hour, minute, second, millisecond or microsecond. unit must be a constant.",
+            kNullGivesNull, "date_trunc('month', DATE '2024-05-17')", "2024-05-01"}),
+    scalar("extract", F::kExtract, 2, 2,
+           {"extract(field FROM x) -> BIGINT",
+            "A field of a DATE, TIMESTAMP or INTERVAL: year, quarter, month, week (ISO), day, dow (0 = Sunday, as "
+            "PostgreSQL), isodow (1 = Monday), doy, hour, minute, second (whole seconds), millisecond, microsecond, "
+            "epoch, decade, century, millennium. Also written date_part('field', x).",
+            "NULL when x is NULL.", "extract(doy FROM DATE '2024-02-01')", "32"}),
+    alias("date_part", "extract", F::kExtract, 2, 2),
+    scalar("format_datetime", F::kFormatDatetime, 2, 2,
+           {"format_datetime(x TIMESTAMP, pattern VARCHAR) -> VARCHAR",
+            "x written with a Joda-Time pattern: y year (yy two digits), Y year of era, x week year, w week, M month "
+            "(MMM short name, MMMM name), d day, D day of year, e day of week number, E weekday (EEEE full name), a "
+            "AM/PM, H hour 0-23, k hour 1-24, h hour 1-12, K hour 0-11, m minute, s second, S fraction, G era, C "
+            "century, z and Z the zone (always UTC); repeating a number letter pads it with zeros; text in single "
+            "quotes is copied ('' is a quote). Other letters are errors.",
+            kNullGivesNull, "format_datetime(TIMESTAMP '2024-05-17 14:03:09', 'EEE, dd MMM yyyy HH:mm:ss')",
+            "Fri, 17 May 2024 14:03:09"}),
+    scalar("from_unixtime", F::kFromUnixtime, 1, 1,
+           {"from_unixtime(seconds DOUBLE) -> TIMESTAMP",
+            "The TIMESTAMP (UTC) seconds after 1970-01-01 00:00:00, rounded to microseconds. An error when it is "
+            "not finite or out of range.",
+            kNullGivesNull, "from_unixtime(1715954589.5)", "2024-05-17 14:03:09.5"}),
+    scalar("last_day_of_month", F::kLastDayOfMonth, 1, 1,
+           {"last_day_of_month(x DATE or TIMESTAMP) -> DATE", "The last day of the month of x.", kFieldOf,
+            "last_day_of_month(DATE '2024-02-10')", "2024-02-29"}),
+    scalar("to_unixtime", F::kToUnixtime, 1, 1,
+           {"to_unixtime(x TIMESTAMP) -> DOUBLE", "The seconds from 1970-01-01 00:00:00 (UTC) to x.", kNullGivesNull,
+            "to_unixtime(TIMESTAMP '2024-05-17 14:03:09.5')", "1715954589.5"}),
+    rewrite("day", {"day(x) -> BIGINT", "The day of the month of a DATE or TIMESTAMP x, as extract(day FROM x).",
+                    kFieldOf, "day(DATE '2024-05-17')", "17"}),
+    rewrite_alias("day_of_month", "day"),
+    rewrite("day_of_week", {"day_of_week(x) -> BIGINT", "The ISO day of the week of x: 1 = Monday to 7 = Sunday.",
+                            kFieldOf, "day_of_week(DATE '2024-05-19')", "7"}),
+    rewrite_alias("dow", "day_of_week"),
+    rewrite("day_of_year", {"day_of_year(x) -> BIGINT", "The day of the year of x, from 1.", kFieldOf,
+                            "day_of_year(DATE '2024-02-01')", "32"}),
+    rewrite_alias("doy", "day_of_year"),
+    rewrite("hour", {"hour(x) -> BIGINT", "The hour of x, 0 to 23 (0 for a DATE).", kFieldOf,
+                     "hour(TIMESTAMP '2024-05-17 14:03:09')", "14"}),
+    rewrite("millisecond", {"millisecond(x) -> BIGINT", "The millisecond of the second of x, 0 to 999.", kFieldOf,
+                            "millisecond(TIMESTAMP '2024-05-17 14:03:09.25')", "250"}),
+    rewrite("minute", {"minute(x) -> BIGINT", "The minute of x, 0 to 59.", kFieldOf,
+                       "minute(TIMESTAMP '2024-05-17 14:03:09')", "3"}),
+    rewrite("month", {"month(x) -> BIGINT", "The month of x, 1 to 12.", kFieldOf, "month(DATE '2024-05-17')", "5"}),
+    rewrite("quarter", {"quarter(x) -> BIGINT", "The quarter of x, 1 to 4.", kFieldOf, "quarter(DATE '2024-05-17')",
+                        "2"}),
+    rewrite("second", {"second(x) -> BIGINT", "The whole seconds of x, 0 to 59.", kFieldOf,
+                       "second(TIMESTAMP '2024-05-17 14:03:09.5')", "9"}),
+    rewrite("week", {"week(x) -> BIGINT", "The ISO 8601 week of x, 1 to 53.", kFieldOf, "week(DATE '2024-12-30')",
+                     "1"}),
+    rewrite_alias("week_of_year", "week"),
+    rewrite("year", {"year(x) -> BIGINT", "The year of x.", kFieldOf, "year(DATE '2024-05-17')", "2024"}),
+};
+
+}  // namespace
+
+std::span<const FunctionEntry> datetime_functions() { return kDatetime; }
+
+}  // namespace kestrel::plan::registry

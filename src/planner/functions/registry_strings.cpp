@@ -1,0 +1,178 @@
+// Registry entries: string, regular expression and URL functions.
+
+#include "planner/functions/registry_tables.hpp"
+
+namespace kestrel::plan::registry {
+
+namespace {
+
+using F = ScalarFunction;
+
+constexpr std::string_view kNullGivesNull = "NULL when any argument is NULL.";
+
+constexpr FunctionEntry kStrings[] = {
+    scalar("chr", F::kChr, 1, 1,
+           {"chr(n BIGINT) -> VARCHAR",
+            "The character of Unicode code point n; an error when n is not a code point (or a surrogate).",
+            kNullGivesNull, "chr(233)", "é"}),
+    scalar("codepoint", F::kCodepoint, 1, 1,
+           {"codepoint(c VARCHAR) -> INTEGER", "The Unicode code point of the only character of c; an error when c "
+            "is not one character.", kNullGivesNull, "codepoint('é')", "233"}),
+    scalar("concat", F::kConcat, 1, kVariadic,
+           {"concat(a, b, ...) -> VARCHAR", "The arguments (cast to VARCHAR) joined end to end; the same as `||`.",
+            kNullGivesNull, "concat('a', 1, 'b')", "a1b"}),
+    scalar("ends_with", F::kEndsWith, 2, 2,
+           {"ends_with(string VARCHAR, suffix VARCHAR) -> BOOLEAN", "Whether string ends with suffix.",
+            kNullGivesNull, "ends_with('kestrel', 'rel')", "true"}),
+    scalar("hamming_distance", F::kHammingDistance, 2, 2,
+           {"hamming_distance(a VARCHAR, b VARCHAR) -> BIGINT",
+            "The number of positions at which the characters of a and b differ; an error when they do not have the "
+            "same length in characters.",
+            kNullGivesNull, "hamming_distance('héllo', 'hallo')", "1"}),
+    scalar("length", F::kLength, 1, 1,
+           {"length(string VARCHAR) -> BIGINT", "The number of characters (code points) of string.", kNullGivesNull,
+            "length('héllo')", "5"}),
+    alias("char_length", "length", F::kLength, 1, 1),
+    alias("character_length", "length", F::kLength, 1, 1),
+    scalar("levenshtein_distance", F::kLevenshteinDistance, 2, 2,
+           {"levenshtein_distance(a VARCHAR, b VARCHAR) -> BIGINT",
+            "The least number of single-character insertions, deletions and substitutions that change a into b, "
+            "counted in code points. An error when the product of the two lengths passes 1,000,000.",
+            kNullGivesNull, "levenshtein_distance('kitten', 'sitting')", "3"}),
+    scalar("lower", F::kLower, 1, 1,
+           {"lower(string VARCHAR) -> VARCHAR", "string with the ASCII letters A-Z in lower case (other characters "
+            "are kept).", kNullGivesNull, "lower('KeStReL')", "kestrel"}),
+    scalar("lpad", F::kLpad, 3, 3,
+           {"lpad(string VARCHAR, size BIGINT, padding VARCHAR) -> VARCHAR",
+            "string padded on the left to size characters with padding repeated; a longer string is cut to its "
+            "first size characters. An error when size is negative or padding is empty.",
+            kNullGivesNull, "lpad('abc', 5, 'xy')", "xyabc"}),
+    scalar("ltrim", F::kLTrim, 1, 2,
+           {"ltrim(string VARCHAR[, characters VARCHAR]) -> VARCHAR",
+            "string without its leading spaces, or without its leading characters that are in characters.",
+            kNullGivesNull, "ltrim('  abc  ')", "abc  "}),
+    scalar("position", F::kPosition, 2, 2,
+           {"position(needle VARCHAR IN haystack VARCHAR) -> BIGINT",
+            "The 1-based character position of the first needle in haystack, 0 when there is none (1 for an empty "
+            "needle). Also written position(needle, haystack).",
+            kNullGivesNull, "position('l' IN 'hello')", "3"}),
+    scalar("replace", F::kReplace, 3, 3,
+           {"replace(string VARCHAR, search VARCHAR, replacement VARCHAR) -> VARCHAR",
+            "string with every search replaced by replacement (an empty search changes nothing).", kNullGivesNull,
+            "replace('hello', 'l', 'L')", "heLLo"}),
+    scalar("reverse", F::kReverse, 1, 1,
+           {"reverse(string VARCHAR) -> VARCHAR", "The characters of string in reverse order.", kNullGivesNull,
+            "reverse('héllo')", "olléh"}),
+    scalar("rpad", F::kRpad, 3, 3,
+           {"rpad(string VARCHAR, size BIGINT, padding VARCHAR) -> VARCHAR",
+            "string padded on the right to size characters with padding repeated; a longer string is cut to its "
+            "first size characters. An error when size is negative or padding is empty.",
+            kNullGivesNull, "rpad('abc', 5, 'xy')", "abcxy"}),
+    scalar("rtrim", F::kRTrim, 1, 2,
+           {"rtrim(string VARCHAR[, characters VARCHAR]) -> VARCHAR",
+            "string without its trailing spaces, or without its trailing characters that are in characters.",
+            kNullGivesNull, "rtrim('xabcxx', 'x')", "xabc"}),
+    scalar("split_part", F::kSplitPart, 3, 3,
+           {"split_part(string VARCHAR, delimiter VARCHAR, index BIGINT) -> VARCHAR",
+            "Field index (from 1) of string split at delimiter; NULL past the last field. An empty delimiter makes "
+            "the whole string the only field. An error when index is not positive.",
+            "NULL when any argument is NULL, or index passes the last field.", "split_part('a,b,c', ',', 2)", "b"}),
+    scalar("starts_with", F::kStartsWith, 2, 2,
+           {"starts_with(string VARCHAR, prefix VARCHAR) -> BOOLEAN", "Whether string starts with prefix.",
+            kNullGivesNull, "starts_with('kestrel', 'kes')", "true"}),
+    scalar("strpos", F::kPosition, 2, 2,
+           {"strpos(haystack VARCHAR, needle VARCHAR) -> BIGINT",
+            "The 1-based character position of the first needle in haystack, 0 when there is none.", kNullGivesNull,
+            "strpos('hello', 'l')", "3"}),
+    scalar("substring", F::kSubstring, 2, 3,
+           {"substring(string VARCHAR, start BIGINT[, length BIGINT]) -> VARCHAR",
+            "The characters of string from position start (1-based), at most length of them. Positions before the "
+            "first character count as in PostgreSQL (substring('hello', 0, 2) is 'h'). Also written "
+            "substring(string FROM start FOR length).",
+            kNullGivesNull, "substring('héllo', 2, 3)", "éll"}),
+    alias("substr", "substring", F::kSubstring, 2, 3),
+    scalar("trim", F::kTrim, 1, 2,
+           {"trim(string VARCHAR[, characters VARCHAR]) -> VARCHAR",
+            "string without its leading and trailing spaces, or characters that are in characters. Also written "
+            "trim([BOTH | LEADING | TRAILING] [characters] FROM string).",
+            kNullGivesNull, "trim('xyaxy', 'xy')", "a"}),
+    alias("btrim", "trim", F::kTrim, 1, 2),
+    scalar("upper", F::kUpper, 1, 1,
+           {"upper(string VARCHAR) -> VARCHAR", "string with the ASCII letters a-z in upper case (other characters "
+            "are kept).", kNullGivesNull, "upper('kestrel')", "KESTREL"}),
+};
+
+constexpr FunctionEntry kRegexp[] = {
+    scalar("regexp_count", F::kRegexpCount, 2, 2,
+           {"regexp_count(string VARCHAR, pattern VARCHAR) -> BIGINT",
+            "The number of matches of pattern in string (after an empty match, the search goes on one character "
+            "further).",
+            kNullGivesNull, "regexp_count('a1b22c333', '[0-9]+')", "3"}),
+    scalar("regexp_extract", F::kRegexpExtract, 2, 3,
+           {"regexp_extract(string VARCHAR, pattern VARCHAR) -> VARCHAR\n"
+            "regexp_extract(string VARCHAR, pattern VARCHAR, group BIGINT) -> VARCHAR",
+            "The first match of pattern in string, or its capturing group group (0 is the whole match). An error "
+            "when group is negative or larger than the number of groups of pattern.",
+            "NULL when any argument is NULL, when nothing matches, or when the group took no part in the match.",
+            "regexp_extract('x=12, y=345', '([a-z])=(\\d+)', 2)", "12"}),
+    scalar("regexp_like", F::kRegexpLike, 2, 2,
+           {"regexp_like(string VARCHAR, pattern VARCHAR) -> BOOLEAN",
+            "Whether pattern matches somewhere in string (anchor it with ^ and $ to match all of string).",
+            kNullGivesNull, "regexp_like('kestrel 2024', '\\d{4}$')", "true"}),
+    scalar("regexp_position", F::kRegexpPosition, 2, 4,
+           {"regexp_position(string VARCHAR, pattern VARCHAR) -> INTEGER\n"
+            "regexp_position(string VARCHAR, pattern VARCHAR, start BIGINT) -> INTEGER\n"
+            "regexp_position(string VARCHAR, pattern VARCHAR, start BIGINT, occurrence BIGINT) -> INTEGER",
+            "The character position (from 1) of the occurrence-th match of pattern in string (default the first), "
+            "searching from character start (default 1); -1 when there is none. An error when start or "
+            "occurrence is below 1.",
+            kNullGivesNull, "regexp_position('one 2 three 4', '\\d', 1, 2)", "13"}),
+    scalar("regexp_replace", F::kRegexpReplace, 2, 3,
+           {"regexp_replace(string VARCHAR, pattern VARCHAR) -> VARCHAR\n"
+            "regexp_replace(string VARCHAR, pattern VARCHAR, replacement VARCHAR) -> VARCHAR",
+            "string with every match of pattern removed, or replaced by replacement, in which $N stands for group "
+            "N, ${name} for a named group and \\$ for a dollar sign (\\ before any other character keeps that "
+            "character). An error for a reference to a group that does not exist.",
+            kNullGivesNull, "regexp_replace('2024-05-17', '(\\d+)-(\\d+)-(\\d+)', '$3.$2.$1')", "17.05.2024"}),
+};
+
+constexpr FunctionEntry kUrl[] = {
+    scalar("url_extract_fragment", F::kUrlExtractFragment, 1, 1,
+           {"url_extract_fragment(url VARCHAR) -> VARCHAR", "The fragment of url (after #).",
+            "NULL when url is NULL, not a valid URI or has no fragment.",
+            "url_extract_fragment('https://example.com/a?b=1#top')", "top"}),
+    scalar("url_extract_host", F::kUrlExtractHost, 1, 1,
+           {"url_extract_host(url VARCHAR) -> VARCHAR", "The host of url.",
+            "NULL when url is NULL, not a valid URI or has no host.",
+            "url_extract_host('https://user@example.com:8080/a')", "example.com"}),
+    scalar("url_extract_parameter", F::kUrlExtractParameter, 2, 2,
+           {"url_extract_parameter(url VARCHAR, name VARCHAR) -> VARCHAR",
+            "The value of the first query parameter called name, as written (not decoded); an empty string for a "
+            "parameter without `=`.",
+            "NULL when an argument is NULL, url is not a valid URI or has no such parameter.",
+            "url_extract_parameter('https://example.com/p?a=1&b=two&a=3', 'b')", "two"}),
+    scalar("url_extract_path", F::kUrlExtractPath, 1, 1,
+           {"url_extract_path(url VARCHAR) -> VARCHAR", "The path of url (empty when it has none).",
+            "NULL when url is NULL, not a valid URI or has no hierarchical part (mailto:x).",
+            "url_extract_path('https://example.com/a/b%20c?x=1')", "/a/b c"}),
+    scalar("url_extract_port", F::kUrlExtractPort, 1, 1,
+           {"url_extract_port(url VARCHAR) -> BIGINT", "The port of url.",
+            "NULL when url is NULL, not a valid URI or names no port.",
+            "url_extract_port('https://example.com:8443/')", "8443"}),
+    scalar("url_extract_protocol", F::kUrlExtractProtocol, 1, 1,
+           {"url_extract_protocol(url VARCHAR) -> VARCHAR", "The protocol (scheme) of url, without the colon.",
+            "NULL when url is NULL, not a valid URI or has no protocol.",
+            "url_extract_protocol('https://example.com/')", "https"}),
+    scalar("url_extract_query", F::kUrlExtractQuery, 1, 1,
+           {"url_extract_query(url VARCHAR) -> VARCHAR", "The query of url (after ?, before #).",
+            "NULL when url is NULL, not a valid URI or has no query.",
+            "url_extract_query('https://example.com/p?a=1&b=2#f')", "a=1&b=2"}),
+};
+
+}  // namespace
+
+std::span<const FunctionEntry> string_functions() { return kStrings; }
+std::span<const FunctionEntry> regexp_functions() { return kRegexp; }
+std::span<const FunctionEntry> url_functions() { return kUrl; }
+
+}  // namespace kestrel::plan::registry
