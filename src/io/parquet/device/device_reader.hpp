@@ -44,7 +44,9 @@ struct DeviceScanStats {
   std::atomic<uint64_t> copy_gpu_ns{0};     ///< the read-ahead's copies, timed on their stream (summed)
   std::atomic<uint64_t> decode_gpu_ns{0};   ///< decompression and decoding up to the sizes' read-back, timed on the
                                             ///< drivers' streams from the bytes' arrival (summed)
-  std::atomic<uint64_t> decompress_gpu_ns{0};  ///< of decode_gpu_ns, up to the end of the nvCOMP calls
+  std::atomic<uint64_t> decompress_gpu_ns{0};  ///< of decode_gpu_ns, up to the end of the nvCOMP calls (this
+                                               ///< includes the stream waiting for tables_host_ns)
+  std::atomic<uint64_t> tables_host_ns{0};  ///< drivers' host time building the page tables of each batch (summed)
 
   /// "GPU Parquet scan: 12 batches, 1.2 GiB read in 40 reads (pinned staging, GPUDirect Storage not used), ...".
   std::string describe() const;
