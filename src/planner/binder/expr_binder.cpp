@@ -160,7 +160,7 @@ ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
 bool ExprBinder::is_aggregate_name(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
          name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value() ||
-         is_presto_aggregate_name(name);
+         is_presto_aggregate_name(name) || is_pair_aggregate_name(name);
 }
 
 bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
@@ -615,6 +615,22 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
       a.argument = filtered(make_constant(Value::integer(1)));
     }
   } else {
+    if (is_pair_aggregate_name(call.name)) {
+      if (call.args.size() != 2) {
+        throw BinderError("aggregate " + call.name + " takes two arguments (y, x)", call.position, "42883");
+      }
+      if (call.distinct) throw NotImplemented("DISTINCT in " + call.name + " is not supported", call.position);
+      for (const auto& arg : call.args) {
+        if (contains_aggregate(*arg)) {
+          throw BinderError("aggregate function calls cannot be nested", arg->position, "42803");
+        }
+      }
+      return bind_pair_aggregate(call.name, bind(*call.args[0], input), bind(*call.args[1], input), call.position,
+                                 [&](AggregateCall part) {
+                                   part.argument = filtered(part.argument);
+                                   return register_call(agg, std::move(part));
+                                 });
+    }
     if (call.args.size() != 1) {
       throw BinderError("aggregate " + call.name + " takes one argument", call.position, "42883");
     }
@@ -642,6 +658,9 @@ int64_t ExprBinder::constant_count(const ast::Expr& expr, const ExprBindContext&
 ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindContext& ctx) {
   if (ctx.window == nullptr) {
     throw BinderError(std::string("window functions are not allowed in ") + ctx.clause, call.position, "42P20");
+  }
+  if (is_pair_aggregate_name(call.name)) {
+    throw NotImplemented(call.name + " as a window function is not supported", call.position);
   }
   if (call.filter) throw NotImplemented("FILTER on window functions is not supported", call.position);
   if (call.distinct) throw NotImplemented("DISTINCT in window functions is not supported", call.position);

@@ -7,6 +7,10 @@ namespace kestrel::plan::registry {
 namespace {
 
 constexpr std::string_view kSkipsNulls = "NULL inputs are skipped; NULL when there is no other input.";
+constexpr std::string_view kPairs1 = "Pairs with a NULL are skipped; NULL when no pair is left.";
+constexpr std::string_view kPairs2 = "Pairs with a NULL are skipped; NULL with fewer than two pairs.";
+constexpr std::string_view kPairsLine = "Pairs with a NULL are skipped; NULL with fewer than two pairs or a constant "
+                                        "x.";
 
 constexpr FunctionEntry kAggregates[] = {
     aggregate("any_value", {"any_value(x) -> the type of x", "One of the values of x.", kSkipsNulls,
@@ -19,6 +23,14 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate_alias("every", "bool_and"),
     aggregate("bool_or", {"bool_or(b BOOLEAN) -> BOOLEAN", "Whether some b is true.", kSkipsNulls,
                           "bool_or(x > 1) FROM (VALUES (1), (2)) AS t(x)", "true"}),
+    aggregate("corr", {"corr(y, x) -> DOUBLE", "The correlation coefficient of the pairs (y, x) where neither is NULL.",
+                       kPairs2, "corr(y, x) FROM (VALUES (1, 1), (2, 3), (3, 2)) AS t(y, x)", "0.5"}),
+    aggregate("covar_pop", {"covar_pop(y, x) -> DOUBLE", "The population covariance of the pairs (y, x) where neither "
+                            "is NULL.", kPairs1, "covar_pop(y, x) FROM (VALUES (1, 1), (2, 3), (3, 2)) AS t(y, x)",
+                            "0.3333333333333333"}),
+    aggregate("covar_samp", {"covar_samp(y, x) -> DOUBLE", "The sample covariance of the pairs (y, x) where neither is "
+                             "NULL.", kPairs2, "covar_samp(y, x) FROM (VALUES (1, 1), (2, 3), (3, 2)) AS t(y, x)",
+                             "0.5"}),
     aggregate("count", {"count(*) -> BIGINT\ncount(x) -> BIGINT", "The number of rows, or of values of x that are "
                         "not NULL.", "NULL inputs are not counted; 0 when there are none.",
                         "count(x) FROM (VALUES (1), (NULL), (3)) AS t(x)", "2"}),
@@ -31,6 +43,31 @@ constexpr FunctionEntry kAggregates[] = {
                       "max(x) FROM (VALUES ('b'), ('a')) AS t(x)", "b"}),
     aggregate("min", {"min(x) -> the type of x", "The smallest value of x.", kSkipsNulls,
                       "min(x) FROM (VALUES ('b'), ('a')) AS t(x)", "a"}),
+    aggregate("regr_avgx", {"regr_avgx(y, x) -> DOUBLE", "The mean of x over the pairs where neither is NULL.",
+                            kPairs1, "regr_avgx(y, x) FROM (VALUES (1, 1), (NULL, 5), (3, 3)) AS t(y, x)", "2.0"}),
+    aggregate("regr_avgy", {"regr_avgy(y, x) -> DOUBLE", "The mean of y over the pairs where neither is NULL.",
+                            kPairs1, "regr_avgy(y, x) FROM (VALUES (1, 1), (5, NULL), (3, 3)) AS t(y, x)", "2.0"}),
+    aggregate("regr_count", {"regr_count(y, x) -> BIGINT", "The number of pairs (y, x) where neither is NULL.",
+                             "Pairs with a NULL are not counted; 0 when there are none.",
+                             "regr_count(y, x) FROM (VALUES (1, 1), (2, NULL), (3, 2)) AS t(y, x)", "2"}),
+    aggregate("regr_intercept", {"regr_intercept(y, x) -> DOUBLE", "Where the least-squares line of y on x crosses "
+                                 "x = 0, over the pairs where neither is NULL.", kPairsLine,
+                                 "regr_intercept(y, x) FROM (VALUES (3, 1), (5, 2), (7, 3)) AS t(y, x)", "1.0"}),
+    aggregate("regr_r2", {"regr_r2(y, x) -> DOUBLE", "The coefficient of determination of the least-squares line of "
+                          "y on x (1 when y is constant).", kPairsLine,
+                          "regr_r2(y, x) FROM (VALUES (3, 1), (5, 2), (7, 3)) AS t(y, x)", "1.0"}),
+    aggregate("regr_slope", {"regr_slope(y, x) -> DOUBLE", "The slope of the least-squares line of y on x, over the "
+                             "pairs where neither is NULL.", kPairsLine,
+                             "regr_slope(y, x) FROM (VALUES (3, 1), (5, 2), (7, 3)) AS t(y, x)", "2.0"}),
+    aggregate("regr_sxx", {"regr_sxx(y, x) -> DOUBLE", "The sum of squares of x about its mean, over the pairs where "
+                           "neither is NULL.", kPairs1, "regr_sxx(y, x) FROM (VALUES (3, 1), (5, 3)) AS t(y, x)",
+                           "2.0"}),
+    aggregate("regr_sxy", {"regr_sxy(y, x) -> DOUBLE", "The sum of products of x and y about their means, over the "
+                           "pairs where neither is NULL.", kPairs1,
+                           "regr_sxy(y, x) FROM (VALUES (3, 1), (5, 3)) AS t(y, x)", "2.0"}),
+    aggregate("regr_syy", {"regr_syy(y, x) -> DOUBLE", "The sum of squares of y about its mean, over the pairs where "
+                           "neither is NULL.", kPairs1, "regr_syy(y, x) FROM (VALUES (3, 1), (5, 3)) AS t(y, x)",
+                           "2.0"}),
     aggregate("stddev", {"stddev(x) -> DOUBLE", "The sample standard deviation of x.",
                          "NULL inputs are skipped; NULL with fewer than two values.",
                          "stddev(x) FROM (VALUES (1), (2), (3)) AS t(x)", "1.0"}),
