@@ -1,6 +1,7 @@
 #include "planner/binder/expr_binder.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/decimal.hpp"
 #include "common/temporal.hpp"
@@ -631,7 +632,16 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
                                    return register_call(agg, std::move(part));
                                  });
     }
-    if (call.args.size() != 1) {
+    if (call.name == "approx_distinct" && call.args.size() == 2) {
+      // The maximum standard error, as Presto checks it; the count is exact, so it only has to be valid.
+      ExprPtr e = bind(*call.args[1], input);
+      const bool constant = e->kind == ExprKind::kConstant && !e->constant.is_null() && e->type.is_numeric();
+      const double bound = constant ? std::strtod(e->constant.to_string().c_str(), nullptr) : 0;
+      if (!constant || bound < 0.0040625 || bound > 0.26) {
+        throw BinderError("approx_distinct: the maximum standard error must be a constant in [0.0040625, 0.26]",
+                          call.args[1]->position, "22023");
+      }
+    } else if (call.args.size() != 1) {
       throw BinderError("aggregate " + call.name + " takes one argument", call.position, "42883");
     }
     if (contains_aggregate(*call.args[0])) {

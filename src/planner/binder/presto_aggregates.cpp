@@ -40,7 +40,7 @@ ExprPtr presto_ln(const ExprPtr& x) {
 
 bool is_presto_aggregate_name(const std::string& name) {
   return name == "count_if" || name == "bool_and" || name == "bool_or" || name == "every" ||
-         name == "geometric_mean";
+         name == "geometric_mean" || name == "approx_distinct";
 }
 
 bool resolve_presto_aggregate(const std::string& name, const ExprPtr& argument, std::optional<SourcePosition> pos,
@@ -57,6 +57,12 @@ bool resolve_presto_aggregate(const std::string& name, const ExprPtr& argument, 
     a.function = name == "bool_or" ? AggregateFunction::kMax : AggregateFunction::kMin;
     a.argument = boolean_argument(name, argument, pos);
     a.result_type = TypeId::kBoolean;
+  } else if (name == "approx_distinct") {
+    // Computed exactly: count(DISTINCT x) is within any error bound Presto's HyperLogLog promises.
+    a.function = AggregateFunction::kCount;
+    a.distinct = true;
+    a.argument = argument;
+    a.result_type = TypeId::kBigInt;
   } else if (name == "geometric_mean") {
     const LogicalType t = argument->type;
     if (t.id() != TypeId::kNull && !t.is_numeric()) no_match(name, t, pos);

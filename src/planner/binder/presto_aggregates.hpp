@@ -4,6 +4,7 @@
 ///   count_if(b)         -> count(CASE WHEN b THEN TRUE END)          (BIGINT, 0 on empty input)
 ///   bool_and(b), every  -> min(b) of BOOLEAN                         (FALSE < TRUE; NULL on empty input)
 ///   bool_or(b)          -> max(b) of BOOLEAN
+///   approx_distinct(x[, e]) -> count(DISTINCT x)                     (exact, so within any standard error e)
 ///   geometric_mean(x)   -> exp(avg(ln(CAST(x AS DOUBLE))))          (Presto's definition: ln(0) is -Infinity,
 ///                          so a 0 gives 0, and ln of a negative number is NaN, so a negative gives NaN)
 /// and the two-argument statistical aggregates over the pairs (y, x) where neither is NULL, from n = count of the

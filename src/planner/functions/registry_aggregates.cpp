@@ -16,6 +16,10 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate("any_value", {"any_value(x) -> the type of x", "One of the values of x.", kSkipsNulls,
                             "any_value(x) FROM (VALUES (7)) AS t(x)", "7"}),
     aggregate_alias("arbitrary", "any_value"),
+    aggregate("approx_distinct", {"approx_distinct(x[, e DOUBLE]) -> BIGINT", "The number of distinct values of x, "
+                                  "computed exactly (so within any maximum standard error e, which must be a constant "
+                                  "in [0.0040625, 0.26]).", "NULL inputs are not counted; 0 when there are none.",
+                                  "approx_distinct(x) FROM (VALUES (1), (2), (2), (NULL)) AS t(x)", "2"}),
     aggregate("avg", {"avg(x) -> DOUBLE, or DECIMAL(38, max(s, 6)) for DECIMAL(p, s)", "The mean of x.", kSkipsNulls,
                       "avg(x) FROM (VALUES (1), (2), (4)) AS t(x)", "2.3333333333333335"}),
     aggregate("bool_and", {"bool_and(b BOOLEAN) -> BOOLEAN", "Whether every b is true.", kSkipsNulls,
