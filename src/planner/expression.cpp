@@ -47,6 +47,7 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kDateSubtractInterval: return "-";
     case ScalarFunction::kDateAddDays: return "+";
     case ScalarFunction::kDateDiffDays: return "-";
+    case ScalarFunction::kTimestampDiff: return "-";
     case ScalarFunction::kIntervalAdd: return "+";
     case ScalarFunction::kIntervalNegate: return "negate";
     case ScalarFunction::kCoalesce: return "coalesce";
@@ -117,6 +118,7 @@ bool is_infix(ScalarFunction f) {
     case ScalarFunction::kDateSubtractInterval:
     case ScalarFunction::kDateAddDays:
     case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kTimestampDiff:
     case ScalarFunction::kDateSubtractDays:
     case ScalarFunction::kIntervalAdd: return true;
     default: return false;

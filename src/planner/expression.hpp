@@ -43,6 +43,7 @@ enum class ScalarFunction : uint16_t {
   kDateSubtractInterval,  ///< date/timestamp - interval
   kDateAddDays,           ///< date + integer -> DATE
   kDateDiffDays,          ///< date - date -> INTEGER days
+  kTimestampDiff,         ///< timestamp - timestamp -> INTERVAL of days and microseconds (no months)
   kIntervalAdd, kIntervalNegate,
   // Conditionals that are plain functions of their arguments.
   kCoalesce, kNullIf, kGreatest, kLeast,

@@ -38,6 +38,7 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kExtract:
     case ScalarFunction::kDateTrunc:
     case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kTimestampDiff:
     case ScalarFunction::kLpad:
     case ScalarFunction::kRpad:
     case ScalarFunction::kSplitPart:

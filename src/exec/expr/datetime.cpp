@@ -207,6 +207,19 @@ Operand datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, s
       return map_rows<int32_t>(args, e.type, rows, ctx,
                                [&](size_t i) { return a[args[0].index(i)] - b[args[1].index(i)]; });
     }
+    case ScalarFunction::kTimestampDiff: {
+      // As PostgreSQL prints it: whole days, then the rest in microseconds, both with the difference's sign.
+      const int64_t* a = args[0].data<int64_t>();
+      const int64_t* b = args[1].data<int64_t>();
+      constexpr int64_t kDayMicros = int64_t{86400} * 1000000;
+      return map_rows<Interval>(args, e.type, rows, ctx, [&](size_t i) {
+        int64_t diff = 0;
+        if (__builtin_sub_overflow(a[args[0].index(i)], b[args[1].index(i)], &diff)) {
+          throw InvalidInput("timestamp difference out of range", "22008");
+        }
+        return Interval{0, static_cast<int32_t>(diff / kDayMicros), diff % kDayMicros};
+      });
+    }
     case ScalarFunction::kIntervalAdd: {
       const Interval* a = args[0].data<Interval>();
       const Interval* b = args[1].data<Interval>();

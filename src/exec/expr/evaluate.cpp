@@ -61,6 +61,7 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kDateAddDays:
     case ScalarFunction::kDateSubtractDays:
     case ScalarFunction::kDateDiffDays:
+    case ScalarFunction::kTimestampDiff:
     case ScalarFunction::kIntervalAdd:
     case ScalarFunction::kIntervalNegate: return datetime_kernel(e, args, rows, ctx);
     case ScalarFunction::kCoalesce:

@@ -82,6 +82,9 @@ std::optional<ResolvedFunction> resolve_temporal(F f, const std::vector<LogicalT
     return ResolvedFunction{F::kDateSubtractInterval, a, {a, LogicalType(TypeId::kInterval)}};
   }
   if (is(a, TypeId::kDate) && is(b, TypeId::kDate)) return ResolvedFunction{F::kDateDiffDays, integer, {a, b}};
+  if (is(a, TypeId::kTimestamp) && is(b, TypeId::kTimestamp)) {
+    return ResolvedFunction{F::kTimestampDiff, LogicalType(TypeId::kInterval), {a, b}};
+  }
   if (is(a, TypeId::kDate) && b.is_integral()) return ResolvedFunction{F::kDateSubtractDays, a, {a, integer}};
   return std::nullopt;
 }
@@ -112,6 +115,7 @@ ResolvedFunction resolve_arithmetic(F f, const std::vector<LogicalType>& args, s
     case F::kDateAddDays:
     case F::kDateSubtractDays:
     case F::kDateDiffDays:
+    case F::kTimestampDiff:
     case F::kIntervalAdd: {
       const bool add = f == F::kAdd || f == F::kDateAddInterval || f == F::kDateAddDays || f == F::kIntervalAdd;
       if (is_temporal(args[0]) || is_temporal(args[1])) {

@@ -164,6 +164,7 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kDateAddDays:
     case F::kDateSubtractDays:
     case F::kDateDiffDays:
+    case F::kTimestampDiff:
     case F::kIntervalAdd:
     case F::kIntervalNegate: return detail::resolve_arithmetic(f, args, pos);
     case F::kEqual:

@@ -70,7 +70,7 @@ TEST(FunctionDocs, EveryEntryIsDocumentedAndEveryAliasNamesAnEntry) {
 TEST(FunctionDocs, EveryScalarFunctionIsRegistered) {
   using F = ScalarFunction;
   const std::set<F> internal = {F::kDateAddInterval, F::kDateSubtractInterval, F::kDateAddDays,
-                                F::kDateSubtractDays, F::kDateDiffDays,         F::kIntervalAdd,
+                                F::kDateSubtractDays, F::kDateDiffDays, F::kTimestampDiff,         F::kIntervalAdd,
                                 F::kIntervalNegate,   F::kIsDistinctFrom,       F::kIsNotDistinctFrom,
                                 F::kTry};
   std::set<F> registered;
