@@ -16,6 +16,8 @@
 
 namespace kestrel::python {
 
+/// A Database with one Connection on it. Every method but cancel() needs the GIL when called; the ones that run
+/// statements release it while they wait.
 class NativeConnection {
  public:
   /// Opens a database over `data` (folders whose sub-folders and files become tables, or single files), on

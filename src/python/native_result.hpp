@@ -12,6 +12,8 @@
 
 namespace kestrel::python {
 
+/// One statement's QueryResult, owned; immutable, so Arrow arrays exported from it may outlive it (they hold the
+/// columns they point at).
 class NativeResult {
  public:
   explicit NativeResult(QueryResult result) : result_(std::move(result)) {}

@@ -382,10 +382,13 @@ def test_error_positions_in_scripts_and_with_parameters(kestrel, con):
 
 # -- cancellation, threads, lifetime -------------------------------------------------------------------------------
 
-LONG_QUERY = "SELECT count(*) FROM big AS l, big AS r WHERE l.x < r.x + 3"
+# A nested-loop join of 300,000 rows with themselves (9e10 pairs; no join key to hash): minutes even on many cores,
+# so it is still running when the tests cancel it.
+LONG_QUERY = "SELECT count(*) FROM big AS l, big AS r WHERE (l.x * 31 + r.x * 17) % 1000003 = 7"
+BIG_ROWS = 300_000
 
 
-def register_big(con, rows=100_000):
+def register_big(con, rows=BIG_ROWS):
     con.register("big", pa.table({"x": pa.array(range(rows), pa.int64())}), batch_rows=2048)
 
 
@@ -424,7 +427,7 @@ def test_keyboard_interrupt_cancels_the_running_query():
         sys.path.insert(0, {str(python_module_dir())!r})
         import kestrel, pyarrow as pa
         con = kestrel.connect(device="cpu")
-        con.register("big", pa.table({{"x": pa.array(range(100_000), pa.int64())}}), batch_rows=2048)
+        con.register("big", pa.table({{"x": pa.array(range({BIG_ROWS}), pa.int64())}}), batch_rows=2048)
         print("ready", flush=True)
         start = time.monotonic()
         try:
