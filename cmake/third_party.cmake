@@ -34,7 +34,16 @@ target_link_libraries(kestrel_line_editing INTERFACE ${KESTREL_EDIT_LIB} ${KESTR
   ${KESTREL_MD_LIB})
 
 add_library(kestrel_regex INTERFACE)
-target_link_libraries(kestrel_regex INTERFACE ${KESTREL_RE2_LIB} Threads::Threads)
+if(KESTREL_BUILD_PYTHON)
+  # Debian's libre2.a uses the local-exec TLS model (R_X86_64_TPOFF32 relocations), which a shared object cannot
+  # hold: a target marked KESTREL_SHARED_OBJECT (the Python module) links the shared libre2 instead.
+  find_library(KESTREL_RE2_SHARED_LIB NAMES libre2.so REQUIRED)
+  target_link_libraries(kestrel_regex INTERFACE
+    "$<IF:$<BOOL:$<TARGET_PROPERTY:KESTREL_SHARED_OBJECT>>,${KESTREL_RE2_SHARED_LIB},${KESTREL_RE2_LIB}>"
+    Threads::Threads)
+else()
+  target_link_libraries(kestrel_regex INTERFACE ${KESTREL_RE2_LIB} Threads::Threads)
+endif()
 
 add_library(kestrel_tls INTERFACE)
 target_link_libraries(kestrel_tls INTERFACE ${KESTREL_SSL_LIB} ${KESTREL_CRYPTO_LIB} ${CMAKE_DL_LIBS} Threads::Threads)

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build ccache pkg-config python3-venv
+packages=(build-essential cmake ninja-build ccache pkg-config python3-venv python3-dev
           libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
           libedit-dev libncurses-dev libbsd-dev libmd-dev
           libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev

@@ -8,8 +8,10 @@ Locations:
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -128,6 +130,26 @@ def run_sqllogictest(sqllogictest_bin: Path) -> Callable[..., RunResult]:
         return run_binary(sqllogictest_bin, args, timeout=timeout)
 
     return run
+
+
+def python_module_dir() -> Path:
+    """Where the build puts the Python module: <build>/python/kestrel (the package with _kestrel beside it)."""
+    return build_dir() / "python"
+
+
+@pytest.fixture(scope="session")
+def kestrel():
+    """The Python module `kestrel` as built into <build>/python (scripts/build.sh builds it with nanobind from
+    .venv), imported ahead of any installed copy."""
+    folder = python_module_dir()
+    if not list((folder / "kestrel").glob("_kestrel*.so")):
+        pytest.fail(f"{folder}/kestrel has no _kestrel module: build it (scripts/build.sh, KESTREL_BUILD_PYTHON=ON) "
+                    "or set KESTREL_BUILD_DIR")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    module = importlib.import_module("kestrel")
+    assert Path(module.__file__).parent == folder / "kestrel", f"imported {module.__file__}, not the built module"
+    return module
 
 
 @pytest.fixture(scope="session")
