@@ -485,12 +485,28 @@ ExprPtr ExprBinder::bind_typed_literal(const ast::TypedLiteral& lit) {
 
 ExprPtr ExprBinder::bind_interval(const ast::IntervalLiteral& lit) {
   auto bad = [&] { return BinderError("invalid interval literal '" + lit.value + "'", lit.position, "22007"); };
+  // What the integer forms below do not read ('4.5 seconds', '3 us', '1 day 02:00:00') is read as CAST(text AS
+  // INTERVAL) reads it.
+  auto as_cast = [&](const std::string& text) {
+    ExprPtr cast;
+    try {
+      cast = Binder::cast_to(make_constant(Value::varchar(text)), TypeId::kInterval, lit.position);
+    } catch (const Error&) {
+      throw bad();
+    }
+    if (cast->kind != ExprKind::kConstant) throw bad();
+    return cast;
+  };
   Interval total;
   if (lit.leading) {
     if (lit.trailing) throw NotImplemented("interval ranges (YEAR TO MONTH) are not supported yet", lit.position);
     char* end = nullptr;
     long long n = std::strtoll(lit.value.c_str(), &end, 10);
-    if (end == lit.value.c_str() || *end != '\0') throw bad();
+    if (end == lit.value.c_str() || *end != '\0') {
+      // A fraction of a second: INTERVAL '4.5' SECOND.
+      if (*lit.leading == ast::IntervalField::kSecond) return as_cast(lit.value + " seconds");
+      throw bad();
+    }
     total = interval_from(n, *lit.leading);
   } else {
     // "2 days 3 hours": number/unit pairs.
@@ -501,14 +517,14 @@ ExprPtr ExprBinder::bind_interval(const ast::IntervalLiteral& lit) {
     while (in >> n) {
       if (!(in >> unit)) throw bad();
       auto field = interval_unit(unit);
-      if (!field) throw bad();
+      if (!field) return as_cast(lit.value);
       Interval part = interval_from(n, *field);
       total.months += part.months;
       total.days += part.days;
       total.micros += part.micros;
       any = true;
     }
-    if (!any || !in.eof()) throw bad();
+    if (!any || !in.eof()) return as_cast(lit.value);
   }
   return make_constant(Value::interval(total));
 }
