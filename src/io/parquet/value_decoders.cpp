@@ -215,7 +215,8 @@ void decode_delta_byte_arrays(ByteSpan in, size_t count, BinaryValues& out) {
   for (size_t i = 0; i < count; ++i) {
     size_t prefix = static_cast<size_t>(prefixes[i]);
     if (prefix > 0) std::memcpy(dst, prev, prefix);  // the previous value ends where this one starts
-    std::memcpy(dst + prefix, suffixes.views[i].data(), suffixes.views[i].size());
+    // An empty suffix may have no data pointer, and an all-empty page no storage: memcpy takes neither.
+    if (!suffixes.views[i].empty()) std::memcpy(dst + prefix, suffixes.views[i].data(), suffixes.views[i].size());
     size_t size = prefix + suffixes.views[i].size();
     out.views[i] = std::string_view(dst, size);
     prev = dst;
