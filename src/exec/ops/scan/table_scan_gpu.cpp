@@ -160,19 +160,20 @@ void TableScanGpu::prepare(ExecContext& ctx) {
   }
   stager_.reset();
   const bool files = table_->kind() == catalog::TableKind::kParquet || table_->kind() == catalog::TableKind::kKcol;
+  // Files decoded on the device without the table cache: a stager reads ahead of the drivers.
+  const bool staged = ctx.table_cache == nullptr && ctx.gpu_decode && files && !spec_.columns.empty();
   reuse_ = nullptr;
   reused_.reset();
   decode_slots_.clear();
   for (size_t i = 0; i < spec_.columns.size(); ++i) decode_slots_.push_back(i);
+  decode_columns_ = spec_.columns;
   auto project = [&](const std::vector<size_t>& columns) {
     if (table_->kind() == catalog::TableKind::kParquet) {
       return static_cast<const catalog::ParquetTable&>(*table_).dataset()->project_schema(columns);
     }
     return static_cast<const catalog::KcolTable&>(*table_).dataset()->project_schema(columns);
   };
-  std::vector<size_t> decode_columns = spec_.columns;
-  if (ctx.table_cache == nullptr && ctx.gpu_decode && files && !spec_.columns.empty() && ctx.scan_reuse != nullptr &&
-      ctx.scan_reuse->shared(table_.get())) {
+  if (staged && ctx.scan_reuse != nullptr && ctx.scan_reuse->shared(table_.get())) {
     // Pipelines run one after another: what earlier scans of the statement kept is known now. Columns kept for
     // every group are not read again; groups whose columns are all kept are not read at all.
     reuse_ = ctx.scan_reuse;
@@ -195,14 +196,14 @@ void TableScanGpu::prepare(ExecContext& ctx) {
       return;  // nothing to read
     }
     decode_slots_.clear();
-    decode_columns.clear();
+    decode_columns_.clear();
     for (size_t i = 0; i < spec_.columns.size(); ++i) {
       if (everywhere[i]) continue;
       decode_slots_.push_back(i);
-      decode_columns.push_back(spec_.columns[i]);
+      decode_columns_.push_back(spec_.columns[i]);
     }
   }
-  if (ctx.table_cache == nullptr && ctx.gpu_decode && files && !spec_.columns.empty()) {
+  if (staged) {
     size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
     // Morsels staged ahead of the drivers: as many as drivers (KESTREL_READ_AHEAD overrides, for benchmarks).
     if (const char* env = std::getenv("KESTREL_READ_AHEAD"); env != nullptr && std::atoi(env) > 0) {
@@ -216,28 +217,25 @@ void TableScanGpu::prepare(ExecContext& ctx) {
         refs->emplace_back();
         for (size_t m : group) refs->back().push_back(parquet.row_group_refs().at(m));
       }
-      stage = [dataset = parquet.dataset(), refs, columns = decode_columns, reused = reused_](
+      stage = [dataset = parquet.dataset(), refs, columns = decode_columns_, reused = reused_](
                   size_t m, const io::StageUpload* up) -> std::shared_ptr<void> {
         if (reused && (*reused)[m]) return nullptr;
         return std::static_pointer_cast<void>(io::stage_parquet(*dataset, refs->at(m), columns, up));
       };
-      stager_schema_ = decode_columns.size() < spec_.columns.size() ? project(decode_columns)
-                       : schema_                                  ? schema_
-                                                                  : parquet.dataset()->project_schema(spec_.columns);
     } else {
       const auto& kcol = static_cast<const catalog::KcolTable&>(*table_);
       auto parts = std::make_shared<std::vector<std::vector<io::KcolPart>>>();
       for (const auto& group : groups_) parts->push_back(kcol_parts(kcol, group));
       // The files stay open while the table (and so this scan) lives.
-      stage = [dataset = kcol.dataset(), parts, columns = decode_columns, reused = reused_](
+      stage = [dataset = kcol.dataset(), parts, columns = decode_columns_, reused = reused_](
                   size_t m, const io::StageUpload* up) -> std::shared_ptr<void> {
         if (reused && (*reused)[m]) return nullptr;
         return std::static_pointer_cast<void>(io::stage_kcol(parts->at(m), columns, up));
       };
-      stager_schema_ = decode_columns.size() < spec_.columns.size() ? project(decode_columns)
-                       : schema_                                  ? schema_
-                                                                  : kcol.dataset()->project_schema(spec_.columns);
     }
+    stager_schema_ = decode_columns_.size() < spec_.columns.size() ? project(decode_columns_)
+                     : schema_                                   ? schema_
+                                                                 : project(spec_.columns);
     stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr);
   }
 }
@@ -272,26 +270,12 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
     if (reuse_ != nullptr) {
       // The decoded columns join the kept ones in the scan's column order, and are offered to later scans.
       const Batch decoded = out.back();
-      std::vector<size_t> decoded_columns;
-      for (size_t slot : decode_slots_) decoded_columns.push_back(spec_.columns[slot]);
-      if (decode_slots_.size() < spec_.columns.size()) {
-        std::vector<size_t> kept_columns;
-        std::vector<size_t> kept_slots;
-        for (size_t i = 0, k = 0; i < spec_.columns.size(); ++i) {
-          if (k < decode_slots_.size() && decode_slots_[k] == i) {
-            ++k;
-          } else {
-            kept_columns.push_back(spec_.columns[i]);
-            kept_slots.push_back(i);
-          }
-        }
-        std::vector<ColumnPtr> kept = reuse_->find(table_.get(), groups_[morsel], kept_columns, nullptr);
-        std::vector<ColumnPtr> columns(spec_.columns.size());
-        for (size_t k = 0; k < kept_slots.size(); ++k) columns[kept_slots[k]] = std::move(kept[k]);
+      if (decode_columns_.size() < spec_.columns.size()) {
+        std::vector<ColumnPtr> columns = reuse_->find(table_.get(), groups_[morsel], spec_.columns, nullptr);
         for (size_t k = 0; k < decode_slots_.size(); ++k) columns[decode_slots_[k]] = decoded.column(k);
         out.back() = Batch(full_schema_, std::move(columns), decoded.num_rows(), gpu::MemoryKind::kDevice, stream);
       }
-      reuse_->offer(table_.get(), groups_[morsel], decoded_columns, decoded, stream);
+      reuse_->offer(table_.get(), groups_[morsel], decode_columns_, decoded, stream);
     }
     return;
   }

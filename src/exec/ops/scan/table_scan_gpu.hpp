@@ -83,7 +83,8 @@ class TableScanGpu final : public Source {
   SchemaPtr stager_schema_;
   ScanReuse* reuse_ = nullptr;  ///< set when the statement scans this table more than once
   std::shared_ptr<std::vector<char>> reused_;  ///< per scan morsel: its columns were all kept by an earlier scan
-  std::vector<size_t> decode_slots_;  ///< positions in spec_.columns the stager reads (the others are kept)
+  std::vector<size_t> decode_slots_;    ///< positions in spec_.columns the stager reads (the others are kept)
+  std::vector<size_t> decode_columns_;  ///< the table columns at those positions
   SchemaPtr full_schema_;             ///< the scan's batches' schema when reusing
 };
 

@@ -23,6 +23,7 @@
 #include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
 #include "io/parquet/device/device_decode.hpp"
+#include "io/parquet/device/device_support.hpp"
 #include "io/parquet/device/snappy_literals.hpp"
 #endif
 
@@ -67,6 +68,10 @@ using parquet::PageLayout;
 using parquet::PageType;
 using parquet::PhysicalType;
 namespace dev = parquet::device;
+using dev::device_codec;
+using dev::device_encoding;
+using dev::device_type_of;
+using dev::dictionary_encoding;
 
 bool device_parquet_supported(std::string*) { return true; }
 
@@ -105,34 +110,15 @@ struct ChunkJob {
   uint64_t first_row = 0;
   size_t rows = 0;
   std::vector<PageLayout> pages;  ///< the dictionary page (if any) first, then the data pages the rows need
+  /// Snappy chunks: per page, its literals when its body is literals only (snappy_literals.hpp), else empty.
+  std::vector<std::vector<parquet::SnappyLiteral>> literals;
 };
+
+/// A snappy body of more literals than this is decompressed rather than gathered.
+constexpr size_t kMaxGatheredLiterals = 64;
 
 /// How one output column is decoded.
 enum class ColumnPath : uint8_t { kFixed, kBinaryToFixed, kString, kStringDictionary, kHost };
-
-bool dictionary_encoding(Encoding e) { return e == Encoding::kPlainDictionary || e == Encoding::kRleDictionary; }
-
-/// Whether the device kernels decode `encoding` of `physical` values (others go to the CPU decoder).
-bool device_encoding(PhysicalType physical, Encoding encoding) {
-  const bool binary = physical == PhysicalType::kByteArray || physical == PhysicalType::kFixedLenByteArray;
-  switch (encoding) {
-    case Encoding::kDeltaBinaryPacked:
-    case Encoding::kDeltaLengthByteArray:
-    case Encoding::kDeltaByteArray: return false;
-    case Encoding::kByteStreamSplit: return !binary;
-    default: return true;  // PLAIN, dictionary, RLE, and invalid ones, which the kernels reject
-  }
-}
-
-std::optional<gpu::DeviceCodec> device_codec(CompressionCodec codec) {
-  switch (codec) {
-    case CompressionCodec::kSnappy: return gpu::DeviceCodec::kSnappy;
-    case CompressionCodec::kZstd: return gpu::DeviceCodec::kZstd;
-    case CompressionCodec::kLz4Raw: return gpu::DeviceCodec::kLz4;
-    case CompressionCodec::kGzip: return gpu::DeviceCodec::kGzip;
-    default: return std::nullopt;
-  }
-}
 
 /// Throws the CPU decoder's error for a chunk the device path found malformed.
 [[noreturn]] void fail_like_cpu(const ChunkJob& job, const std::string& device_reason) {
@@ -168,6 +154,17 @@ void plan_pages(ChunkJob& job) {
     if (done != job.rows) throw InvalidInput("too few rows");
   } catch (const InvalidInput& e) {
     fail_like_cpu(job, e.message());
+  }
+  // Snappy bodies of literals only are found here too, from their tags, off the decoding driver's path.
+  if (job.meta->codec != CompressionCodec::kSnappy) return;
+  job.literals.resize(job.pages.size());
+  for (size_t p = 0; p < job.pages.size(); ++p) {
+    const PageLayout& page = job.pages[p];
+    if (!page.body_compressed || page.body_size == 0) continue;
+    if (!parquet::snappy_literals(job.host + page.body_offset, page.body_stored_size, page.body_size,
+                                  kMaxGatheredLiterals, job.literals[p])) {
+      job.literals[p].clear();
+    }
   }
 }
 
@@ -260,17 +257,6 @@ struct ColumnStatus {
   int64_t chars = 0;
   int64_t dictionary_chars = 0;
 };
-
-DeviceColumnType device_type_of(const parquet::ColumnDescriptor& d) {
-  DeviceColumnType t;
-  t.physical = static_cast<int32_t>(d.physical_type);
-  t.conversion = static_cast<int32_t>(d.conversion);
-  t.type_length = d.type_length;
-  t.physical_width = static_cast<int32_t>(parquet::physical_width(d.physical_type, d.type_length));
-  t.out_width = d.type.id() == TypeId::kVarchar ? 0 : static_cast<int32_t>(d.type.physical_width());
-  t.nullable = d.max_definition_level > 0 ? 1 : 0;
-  return t;
-}
 
 /// A column of the batch decoded by the CPU twin (encodings the device lacks), copied to the device.
 ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<size_t>& ids, const LogicalType& type,
@@ -537,14 +523,11 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   };
   std::vector<Gather> gathers;
   std::vector<dev::CopyPiece> pieces;  ///< dst holds offsets in `inflated` until it exists
-  std::vector<parquet::SnappyLiteral> literals;
-  constexpr size_t kMaxGatheredLiterals = 64;
   for (size_t j = 0; j < jobs.size(); ++j) {
     ChunkJob& job = jobs[j];
     bodies[j].resize(job.pages.size(), nullptr);
     if (work[job.column].path == ColumnPath::kHost) continue;
     std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
-    const bool snappy = codec && *codec == gpu::DeviceCodec::kSnappy;
     if (codec && !gpu::device_codec_available(*codec)) codec.reset();
     for (size_t p = 0; p < job.pages.size(); ++p) {
       const PageLayout& page = job.pages[p];
@@ -552,8 +535,8 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       const uint8_t* stored = raw + job.staged + page.body_offset;
       if (!page.body_compressed || page.body_size == 0) {
         bodies[j][p] = stored;
-      } else if (snappy && parquet::snappy_literals(job.host + page.body_offset, page.body_stored_size,
-                                                    page.body_size, kMaxGatheredLiterals, literals)) {
+      } else if (p < job.literals.size() && !job.literals[p].empty()) {
+        const std::vector<parquet::SnappyLiteral>& literals = job.literals[p];
         ++literal_pages;
         if (literals.size() == 1) {
           bodies[j][p] = stored + literals.front().offset;
