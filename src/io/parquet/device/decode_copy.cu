@@ -1,6 +1,9 @@
-/// copy_pieces: the gather of page bodies that are snappy literals only (snappy_literals.hpp).
+/// copy_pieces: the gather of page bodies that are snappy literals only (snappy_literals.hpp) and of compressed
+/// bodies realigned for the decompressor; rebase_addresses: the page tables' relative addresses made absolute.
 
 #include <cuda_runtime.h>
+
+#include <algorithm>
 
 #include "gpu/cuda_check.hpp"
 #include "io/parquet/device/device_decode.hpp"
@@ -38,7 +41,25 @@ __global__ void copy_pieces_kernel(const CopyPiece* pieces) {
   if (threadIdx.x < tail) dst[words * 4 + threadIdx.x] = src[words * 4 + threadIdx.x];
 }
 
+__global__ void rebase_kernel(uint8_t* block, const uint64_t* slots, size_t count, AddressBases bases) {
+  constexpr uint64_t kOffsetMask = (uint64_t{1} << kAddressBaseShift) - 1;
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count; i += size_t{gridDim.x} * blockDim.x) {
+    auto* slot = reinterpret_cast<uint64_t*>(block + slots[i]);
+    const uint64_t relative = *slot;
+    *slot = reinterpret_cast<uint64_t>(bases.base[relative >> kAddressBaseShift]) + (relative & kOffsetMask);
+  }
+}
+
 }  // namespace
+
+void rebase_addresses(uint8_t* block, const uint64_t* slots, size_t count, const AddressBases& bases,
+                      gpu::Stream stream) {
+  gpu::require_explicit_stream(stream, "rebase_addresses");
+  if (count == 0) return;
+  const size_t blocks = std::min<size_t>((count + kCopyThreads - 1) / kCopyThreads, 4096);
+  rebase_kernel<<<static_cast<unsigned>(blocks), kCopyThreads, 0, stream.handle()>>>(block, slots, count, bases);
+  KESTREL_CUDA_CHECK(cudaGetLastError());
+}
 
 void copy_pieces(const CopyPiece* pieces, size_t count, gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "copy_pieces");

@@ -12,6 +12,11 @@
 
 namespace kestrel::io::parquet::device {
 
+/// Replaces each of the `count` relative addresses (device_pages.hpp) at byte offsets `slots[i]` of `block` by
+/// the device address it names in `bases`. `block` and `slots` are device memory.
+void rebase_addresses(uint8_t* block, const uint64_t* slots, size_t count, const AddressBases& bases,
+                      gpu::Stream stream);
+
 /// Copies every piece (one thread block each); `pieces` is device memory.
 void copy_pieces(const CopyPiece* pieces, size_t count, gpu::Stream stream);
 

@@ -36,6 +36,25 @@ struct CopyPiece {
   uint64_t bytes = 0;
 };
 
+/// The page tables are built before the batch's device buffers exist (while its bytes are staged, off the decoding
+/// driver's path), so their addresses are relative: the buffer's number in the top bits, the offset below.
+/// rebase_addresses (device_decode.hpp) turns them into device addresses once the buffers are allocated.
+enum class AddressBase : uint64_t {
+  kStaged = 0,        ///< the batch's file bytes on the device
+  kInflated = 1,      ///< page bodies decompressed (or gathered) on the device
+  kRealigned = 2,     ///< compressed bodies moved to an aligned place for the decompressor
+  kHostInflated = 3,  ///< page bodies decompressed on the host, copied over
+};
+inline constexpr int kAddressBaseShift = 60;
+inline constexpr size_t kAddressBases = 4;
+inline constexpr uint64_t relative_address(AddressBase base, uint64_t offset) {
+  return (static_cast<uint64_t>(base) << kAddressBaseShift) | offset;
+}
+/// The buffers that relative addresses name, indexed by AddressBase.
+struct AddressBases {
+  uint8_t* base[kAddressBases] = {};
+};
+
 /// What the kernels need to know of the column's types.
 struct DeviceColumnType {
   int32_t physical = 0;     ///< parquet::PhysicalType

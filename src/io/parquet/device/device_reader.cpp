@@ -190,7 +190,8 @@ void d2h(void* dst, const void* src, size_t bytes, gpu::Stream stream) {
   KESTREL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream.handle()));
 }
 
-/// Host memory packed into one pinned block and sent with one transfer (page tables, nvCOMP arguments).
+/// Host memory packed into one block, sent with one transfer (page tables, nvCOMP arguments), and the places in it
+/// that hold relative addresses (device_pages.hpp).
 class UploadBlock {
  public:
   template <typename T>
@@ -200,18 +201,25 @@ class UploadBlock {
     if (!items.empty()) std::memcpy(bytes_.data() + at, items.data(), items.size() * sizeof(T));
     return at;
   }
-  /// Copies everything to the device; returns the device base (offsets from add() index it).
-  uint8_t* upload(Scratch& scratch, gpu::PinnedBlock& pinned) {
-    pinned = gpu::acquire_pinned(std::max<size_t>(bytes_.size(), 64));
-    std::memcpy(pinned.data(), bytes_.data(), bytes_.size());
-    uint8_t* device = scratch.alloc(bytes_.size());
-    h2d(device, pinned.data(), bytes_.size(), scratch.stream);
-    return device;
+  /// The relative address at byte `at` is rebased on the device.
+  void relocate(size_t at) { slots_.push_back(at); }
+  /// Appends the list of relative addresses; returns the block, its offset and its length.
+  std::vector<uint8_t> finish(size_t& slot_table, size_t& slots) {
+    slots = slots_.size();
+    slot_table = add(slots_);
+    return std::move(bytes_);
   }
 
  private:
   std::vector<uint8_t> bytes_;
+  std::vector<uint64_t> slots_;
 };
+
+/// A device address in a page table before the buffers exist (device_pages.hpp).
+template <typename T = const uint8_t*>
+T relative(dev::AddressBase base, uint64_t offset) {
+  return reinterpret_cast<T>(dev::relative_address(base, offset));
+}
 
 /// The per-column state between the two phases of decoding.
 struct ColumnWork {
@@ -221,8 +229,7 @@ struct ColumnWork {
   bool nullable = false;
   DeviceColumnType device_type;
   std::vector<size_t> jobs;  ///< chunk jobs, in row order
-  std::vector<DevicePage> data_pages, dictionary_pages;
-  std::vector<DeviceChunk> chunks;
+  size_t data_count = 0, dictionary_count = 0;  ///< pages in the tables
   size_t dictionary_entries = 0;
   size_t data_table = 0, dictionary_table = 0, chunk_table = 0;  ///< offsets in the upload block
   size_t start_table = 0, nonnull_table = 0, dense_table = 0;    ///< required columns: per page, from the host
@@ -278,6 +285,254 @@ ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<si
   return copy_column(*host, mr, stream);
 }
 
+/// A page body decompressed by nvCOMP.
+struct DeviceInflate {
+  size_t job = 0, page = 0;
+  const uint8_t* input = nullptr;  ///< relative address
+  size_t input_bytes = 0;
+  size_t output_offset = 0;  ///< in the inflated buffer
+  size_t output_bytes = 0;
+};
+
+/// A page body decompressed on the host (a codec the device path lacks), into the second staging buffer.
+struct HostInflate {
+  size_t job = 0, page = 0;
+  size_t output_offset = 0;
+};
+
+/// One nvCOMP call: its pages and the offsets of its argument arrays in the upload block.
+struct CodecBatch {
+  gpu::DeviceCodec codec{};
+  std::vector<DeviceInflate> pages;
+  size_t inputs = 0, input_bytes = 0, outputs = 0, capacity = 0, actual = 0, statuses = 0;
+  size_t max_output = 0, total_output = 0;
+};
+
+/// The host's part of decoding a staged batch, done while it is staged (off the decoding driver's path): each
+/// column's path, where each page body will be on the device, and the page tables, nvCOMP arguments and gathers
+/// packed into one block whose addresses are relative to buffers the decode allocates (device_pages.hpp).
+struct DecodePlan {
+  std::vector<LogicalType> types;  ///< the output columns' types the plan was made for
+  std::vector<ColumnWork> work;    ///< the host fields filled in
+  std::vector<CodecBatch> codec_batches;
+  std::vector<HostInflate> host_inflates;
+  size_t inflated_total = 0, host_inflated_total = 0, realign_total = 0;
+  size_t piece_table = 0, pieces = 0;  ///< gathers of literal-only snappy bodies and realigned inputs, before nvCOMP
+  size_t slot_table = 0, slots = 0;    ///< the relative addresses to rebase
+  uint64_t pages = 0, literal_pages = 0;
+  std::vector<uint8_t> block;
+};
+
+std::unique_ptr<DecodePlan> plan_decode(const std::vector<ChunkJob>& jobs, size_t rows, size_t column_count,
+                                        std::vector<LogicalType> types) {
+  using dev::AddressBase;
+  auto plan = std::make_unique<DecodePlan>();
+  plan->types = std::move(types);
+  std::vector<ColumnWork>& work = plan->work;
+  work.resize(column_count);
+  // 1. The path of each column.
+  for (size_t j = 0; j < jobs.size(); ++j) work[jobs[j].column].jobs.push_back(j);
+  for (size_t c = 0; c < column_count; ++c) {
+    ColumnWork& w = work[c];
+    const parquet::ColumnDescriptor& d = *jobs[w.jobs.front()].desc;
+    w.type = plan->types[c];
+    w.rows = rows;
+    w.device_type = device_type_of(d);
+    w.nullable = false;
+    bool device = true;
+    bool all_dictionary = true;
+    for (size_t j : w.jobs) {
+      const ChunkJob& job = jobs[j];
+      const parquet::ColumnDescriptor& jd = *job.desc;
+      if (jd.physical_type != d.physical_type || jd.conversion != d.conversion || jd.type_length != d.type_length) {
+        device = false;  // files of the dataset disagree on the physical layout: the CPU twin converts each
+      }
+      w.nullable = w.nullable || jd.max_definition_level > 0;
+      bool has_dictionary = false;
+      for (const PageLayout& p : job.pages) {
+        if (p.type == PageType::kDictionaryPage) {
+          has_dictionary = p.num_values > 0;
+          continue;
+        }
+        if (!device_encoding(d.physical_type, p.encoding)) device = false;
+        if (p.num_values > 0 && !dictionary_encoding(p.encoding)) all_dictionary = false;
+      }
+      if (!has_dictionary) all_dictionary = false;
+    }
+    w.device_type.nullable = w.nullable ? 1 : 0;
+    const bool binary = d.physical_type == PhysicalType::kByteArray || d.physical_type == PhysicalType::kFixedLenByteArray;
+    if (!device) {
+      w.path = ColumnPath::kHost;
+    } else if (w.type.id() == TypeId::kVarchar) {
+      w.path = all_dictionary ? ColumnPath::kStringDictionary : ColumnPath::kString;
+    } else {
+      w.path = binary ? ColumnPath::kBinaryToFixed : ColumnPath::kFixed;
+    }
+  }
+
+  // 2. Where each page body will be on the device: in place (stored uncompressed, or one snappy literal), gathered
+  //    from its snappy literals, decompressed by nvCOMP, or decompressed on the host into a second staging buffer.
+  std::map<gpu::DeviceCodec, std::vector<DeviceInflate>> device_inflates;
+  std::vector<std::vector<const uint8_t*>> bodies(jobs.size());
+  std::vector<dev::CopyPiece> pieces;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const ChunkJob& job = jobs[j];
+    bodies[j].resize(job.pages.size(), nullptr);
+    if (work[job.column].path == ColumnPath::kHost) continue;
+    std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
+    if (codec && !gpu::device_codec_available(*codec)) codec.reset();
+    for (size_t p = 0; p < job.pages.size(); ++p) {
+      const PageLayout& page = job.pages[p];
+      ++plan->pages;
+      const uint64_t stored = job.staged + page.body_offset;
+      if (!page.body_compressed || page.body_size == 0) {
+        bodies[j][p] = relative(AddressBase::kStaged, stored);
+      } else if (p < job.literals.size() && !job.literals[p].empty()) {
+        const std::vector<parquet::SnappyLiteral>& literals = job.literals[p];
+        ++plan->literal_pages;
+        if (literals.size() == 1) {
+          bodies[j][p] = relative(AddressBase::kStaged, stored + literals.front().offset);
+        } else {
+          bodies[j][p] = relative(AddressBase::kInflated, plan->inflated_total);
+          size_t at = plan->inflated_total;
+          for (const parquet::SnappyLiteral& l : literals) {
+            pieces.push_back(dev::CopyPiece{relative(AddressBase::kStaged, stored + l.offset),
+                                            relative<uint8_t*>(AddressBase::kInflated, at), l.length});
+            at += l.length;
+          }
+          plan->inflated_total += align_up(page.body_size);
+        }
+      } else if (codec) {
+        DeviceInflate d{j, p, relative(AddressBase::kStaged, stored), page.body_stored_size, plan->inflated_total,
+                        page.body_size};
+        if (*codec != gpu::DeviceCodec::kSnappy && stored % 8 != 0) {
+          // nvCOMP wants aligned inputs for these codecs (the staged bytes' buffer is aligned): the page moves to an
+          // aligned place first.
+          pieces.push_back(dev::CopyPiece{d.input, relative<uint8_t*>(AddressBase::kRealigned, plan->realign_total),
+                                          d.input_bytes});
+          d.input = relative(AddressBase::kRealigned, plan->realign_total);
+          plan->realign_total += align_up(d.input_bytes);
+        }
+        bodies[j][p] = relative(AddressBase::kInflated, plan->inflated_total);
+        plan->inflated_total += align_up(page.body_size);
+        device_inflates[*codec].push_back(d);
+      } else {
+        bodies[j][p] = relative(AddressBase::kHostInflated, plan->host_inflated_total);
+        plan->host_inflates.push_back(HostInflate{j, p, plan->host_inflated_total});
+        plan->host_inflated_total += align_up(page.body_size);
+      }
+    }
+  }
+
+  // 3. nvCOMP's arguments, one batch per codec.
+  UploadBlock upload;
+  auto relocate_all = [&](size_t at, size_t count, size_t stride, size_t field) {
+    for (size_t i = 0; i < count; ++i) upload.relocate(at + i * stride + field);
+  };
+  for (auto& [codec, list] : device_inflates) {
+    CodecBatch b;
+    b.codec = codec;
+    std::vector<const void*> inputs;
+    std::vector<size_t> input_bytes, capacity;
+    std::vector<void*> outputs;
+    for (const DeviceInflate& d : list) {
+      inputs.push_back(d.input);
+      input_bytes.push_back(d.input_bytes);
+      outputs.push_back(relative<void*>(AddressBase::kInflated, d.output_offset));
+      capacity.push_back(d.output_bytes);
+      b.max_output = std::max(b.max_output, d.output_bytes);
+      b.total_output += d.output_bytes;
+    }
+    b.inputs = upload.add(inputs);
+    relocate_all(b.inputs, inputs.size(), sizeof(void*), 0);
+    b.input_bytes = upload.add(input_bytes);
+    b.outputs = upload.add(outputs);
+    relocate_all(b.outputs, outputs.size(), sizeof(void*), 0);
+    b.capacity = upload.add(capacity);
+    b.actual = upload.add(std::vector<size_t>(list.size(), 0));
+    b.statuses = upload.add(std::vector<int>(list.size(), 0));
+    b.pages = std::move(list);
+    plan->codec_batches.push_back(std::move(b));
+  }
+  plan->pieces = pieces.size();
+  if (!pieces.empty()) {
+    plan->piece_table = upload.add(pieces);
+    relocate_all(plan->piece_table, pieces.size(), sizeof(dev::CopyPiece), offsetof(dev::CopyPiece, src));
+    relocate_all(plan->piece_table, pieces.size(), sizeof(dev::CopyPiece), offsetof(dev::CopyPiece, dst));
+  }
+
+  // 4. The page tables of each column.
+  for (ColumnWork& w : work) {
+    if (w.path == ColumnPath::kHost) continue;
+    std::vector<DevicePage> data_pages, dictionary_pages;
+    std::vector<DeviceChunk> chunks;
+    for (size_t k = 0; k < w.jobs.size(); ++k) {
+      const ChunkJob& job = jobs[w.jobs[k]];
+      DeviceChunk chunk;
+      chunk.dictionary_first = w.dictionary_entries;
+      uint64_t row = job.first_row;
+      for (size_t p = 0; p < job.pages.size(); ++p) {
+        const PageLayout& layout = job.pages[p];
+        DevicePage page;
+        page.body = bodies[w.jobs[k]][p];
+        page.body_size = static_cast<uint32_t>(layout.body_size);
+        page.levels = layout.v2 ? relative(AddressBase::kStaged, job.staged + layout.levels_offset) : nullptr;
+        page.levels_size = static_cast<uint32_t>(layout.levels_size);
+        page.num_values = static_cast<uint32_t>(layout.num_values);
+        page.num_nulls = static_cast<uint32_t>(layout.num_nulls);
+        page.chunk = static_cast<uint32_t>(k);
+        page.encoding = static_cast<int32_t>(layout.encoding);
+        page.level_encoding = static_cast<int32_t>(layout.definition_level_encoding);
+        page.v2 = layout.v2 ? 1 : 0;
+        if (layout.type == PageType::kDictionaryPage) {
+          chunk.has_dictionary = 1;
+          chunk.dictionary_size = page.num_values;
+          w.dictionary_entries += page.num_values;
+          dictionary_pages.push_back(page);
+        } else {
+          page.first_row = row;
+          row += page.num_values;
+          data_pages.push_back(page);
+        }
+      }
+      // A required column in a dataset whose other files make it nullable has no levels in this chunk.
+      if (job.desc->max_definition_level == 0 && w.nullable) {
+        for (size_t p = data_pages.size(); p-- > 0 && data_pages[p].chunk == k;) data_pages[p].level_encoding = -1;
+      }
+      chunks.push_back(chunk);
+    }
+    if (w.dictionary_entries >= (size_t{1} << 31)) {
+      w.path = ColumnPath::kHost;
+      continue;
+    }
+    if (!w.nullable) {
+      // Without levels every value of a page is there: where its values start and go is known here.
+      std::vector<uint32_t> starts(data_pages.size(), 0), counts;
+      std::vector<uint64_t> dense;
+      for (const DevicePage& page : data_pages) {
+        counts.push_back(page.num_values);
+        dense.push_back(page.first_row);
+      }
+      w.start_table = upload.add(starts);
+      w.nonnull_table = upload.add(counts);
+      w.dense_table = upload.add(dense);
+    }
+    for (std::vector<DevicePage>* table : {&data_pages, &dictionary_pages}) {
+      const size_t at = upload.add(*table);
+      relocate_all(at, table->size(), sizeof(DevicePage), offsetof(DevicePage, body));
+      for (size_t i = 0; i < table->size(); ++i) {
+        if ((*table)[i].v2 != 0) upload.relocate(at + i * sizeof(DevicePage) + offsetof(DevicePage, levels));
+      }
+      (table == &data_pages ? w.data_table : w.dictionary_table) = at;
+    }
+    w.data_count = data_pages.size();
+    w.dictionary_count = dictionary_pages.size();
+    w.chunk_table = upload.add(chunks);
+  }
+  plan->block = upload.finish(plan->slot_table, plan->slots);
+  return plan;
+}
+
 }  // namespace
 
 /// One coalesced read of a batch: from the file's registered mapping by DMA, or through the pinned staging buffer.
@@ -300,6 +555,7 @@ struct StagedParquet {
   uint64_t read_ns = 0;
   // The bytes already sent to the device (StageUpload), until the decode takes them over.
   gpu::DeviceUpload upload;
+  std::unique_ptr<DecodePlan> plan;  ///< made while staging, for the dataset's types
 };
 
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
@@ -418,6 +674,11 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
     staged->upload.start(*upload->mr, std::max<uint64_t>(staged_total, 8), upload->stream,
                          [&](uint8_t* device) { copy_staged_to_device(*staged, device, upload->stream); });
   }
+  // The page tables are made here too, while the copy runs: the decoding driver only sends them.
+  std::vector<LogicalType> types;
+  const SchemaPtr schema = dataset.project_schema(columns);
+  for (size_t c = 0; c < schema->size(); ++c) types.push_back(schema->field(c).type);
+  staged->plan = plan_decode(jobs, staged->rows, columns.size(), std::move(types));
   return staged;
 }
 
@@ -457,118 +718,31 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   if (stats != nullptr) arrived.record(stream);
   const auto t_tables = std::chrono::steady_clock::now();
 
-  // 3. Page headers on the host; the path of each column.
-  std::vector<ColumnWork> work(column_count);
-  for (size_t j = 0; j < jobs.size(); ++j) work[jobs[j].column].jobs.push_back(j);
-  for (size_t c = 0; c < column_count; ++c) {
-    ColumnWork& w = work[c];
-    const parquet::ColumnDescriptor& d = *jobs[w.jobs.front()].desc;
-    w.type = schema->field(c).type;
-    w.rows = rows;
-    w.device_type = device_type_of(d);
-    w.nullable = false;
-    bool device = true;
-    bool all_dictionary = true;
-    for (size_t j : w.jobs) {
-      const ChunkJob& job = jobs[j];
-      const parquet::ColumnDescriptor& jd = *job.desc;
-      if (jd.physical_type != d.physical_type || jd.conversion != d.conversion || jd.type_length != d.type_length) {
-        device = false;  // files of the dataset disagree on the physical layout: the CPU twin converts each
-      }
-      w.nullable = w.nullable || jd.max_definition_level > 0;
-      bool has_dictionary = false;
-      for (const PageLayout& p : job.pages) {
-        if (p.type == PageType::kDictionaryPage) {
-          has_dictionary = p.num_values > 0;
-          continue;
-        }
-        if (!device_encoding(d.physical_type, p.encoding)) device = false;
-        if (p.num_values > 0 && !dictionary_encoding(p.encoding)) all_dictionary = false;
-      }
-      if (!has_dictionary) all_dictionary = false;
-    }
-    w.device_type.nullable = w.nullable ? 1 : 0;
-    const bool binary = d.physical_type == PhysicalType::kByteArray || d.physical_type == PhysicalType::kFixedLenByteArray;
-    if (!device) {
-      w.path = ColumnPath::kHost;
-    } else if (w.type.id() == TypeId::kVarchar) {
-      w.path = all_dictionary ? ColumnPath::kStringDictionary : ColumnPath::kString;
-    } else {
-      w.path = binary ? ColumnPath::kBinaryToFixed : ColumnPath::kFixed;
-    }
+  // 3. The plan made while staging (made here when the caller's types differ from the dataset's).
+  std::unique_ptr<DecodePlan> own_plan;
+  const DecodePlan* plan = staged.plan.get();
+  bool same_types = plan != nullptr && plan->types.size() == column_count;
+  for (size_t c = 0; same_types && c < column_count; ++c) same_types = plan->types[c] == schema->field(c).type;
+  if (!same_types) {
+    std::vector<LogicalType> types;
+    for (size_t c = 0; c < column_count; ++c) types.push_back(schema->field(c).type);
+    own_plan = plan_decode(jobs, rows, column_count, std::move(types));
+    plan = own_plan.get();
+  }
+  std::vector<ColumnWork> work = plan->work;
+  if (reinterpret_cast<uintptr_t>(raw) % 8 != 0) {
+    throw InternalError("decode_staged_parquet: the staged bytes' device buffer is not 8-byte aligned");
   }
 
-  // 4. Where each page body will be on the device: in place (stored uncompressed), decompressed by nvCOMP, or
-  //    decompressed on the host into a second staging buffer.
-  struct DeviceInflate {
-    size_t job, page;
-    const uint8_t* input;  ///< device
-    size_t input_bytes;
-    size_t output_offset;  ///< in `inflated`
-    size_t output_bytes;
-  };
-  struct HostInflate {
-    size_t job, page;
-    size_t output_offset;
-  };
-  std::map<gpu::DeviceCodec, std::vector<DeviceInflate>> device_inflates;
-  std::vector<HostInflate> host_inflates;
-  size_t inflated_total = 0, host_inflated_total = 0, realign_total = 0;
-  std::vector<std::vector<const uint8_t*>> bodies(jobs.size());
-  uint64_t page_count = 0, literal_pages = 0;
-  // Snappy pages of literals only: read in place (one literal) or gathered from their literals (several).
-  struct Gather {
-    size_t job, page;
-    size_t output_offset;  ///< in `inflated`
-  };
-  std::vector<Gather> gathers;
-  std::vector<dev::CopyPiece> pieces;  ///< dst holds offsets in `inflated` until it exists
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    ChunkJob& job = jobs[j];
-    bodies[j].resize(job.pages.size(), nullptr);
-    if (work[job.column].path == ColumnPath::kHost) continue;
-    std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
-    if (codec && !gpu::device_codec_available(*codec)) codec.reset();
-    for (size_t p = 0; p < job.pages.size(); ++p) {
-      const PageLayout& page = job.pages[p];
-      ++page_count;
-      const uint8_t* stored = raw + job.staged + page.body_offset;
-      if (!page.body_compressed || page.body_size == 0) {
-        bodies[j][p] = stored;
-      } else if (p < job.literals.size() && !job.literals[p].empty()) {
-        const std::vector<parquet::SnappyLiteral>& literals = job.literals[p];
-        ++literal_pages;
-        if (literals.size() == 1) {
-          bodies[j][p] = stored + literals.front().offset;
-        } else {
-          gathers.push_back(Gather{j, p, inflated_total});
-          size_t at = inflated_total;
-          for (const parquet::SnappyLiteral& l : literals) {
-            pieces.push_back(dev::CopyPiece{stored + l.offset, reinterpret_cast<uint8_t*>(at), l.length});
-            at += l.length;
-          }
-          inflated_total += align_up(page.body_size);
-        }
-      } else if (codec) {
-        size_t input_bytes = page.body_stored_size;
-        if (*codec != gpu::DeviceCodec::kSnappy) realign_total += align_up(input_bytes);
-        device_inflates[*codec].push_back(DeviceInflate{j, p, stored, input_bytes, inflated_total, page.body_size});
-        inflated_total += align_up(page.body_size);
-      } else {
-        host_inflates.push_back(HostInflate{j, p, host_inflated_total});
-        host_inflated_total += align_up(page.body_size);
-      }
-    }
-  }
-  uint8_t* inflated = scratch.alloc(inflated_total);
-  uint8_t* realigned = scratch.alloc(realign_total);
-  for (const Gather& g : gathers) bodies[g.job][g.page] = inflated + g.output_offset;
-  for (dev::CopyPiece& piece : pieces) piece.dst = inflated + reinterpret_cast<uintptr_t>(piece.dst);
-  uint8_t* host_inflated_device = nullptr;
-  if (!host_inflates.empty()) {
-    host_inflated = gpu::acquire_pinned(host_inflated_total);
-    parallel_for(host_inflates.size(), device_io_threads(), [&](size_t i) {
-      const HostInflate& h = host_inflates[i];
+  // 4. The buffers the plan's addresses name; bodies of codecs the device lacks decompressed on the host.
+  dev::AddressBases bases;
+  bases.base[static_cast<size_t>(dev::AddressBase::kStaged)] = raw;
+  bases.base[static_cast<size_t>(dev::AddressBase::kInflated)] = scratch.alloc(plan->inflated_total);
+  bases.base[static_cast<size_t>(dev::AddressBase::kRealigned)] = scratch.alloc(plan->realign_total);
+  if (!plan->host_inflates.empty()) {
+    host_inflated = gpu::acquire_pinned(plan->host_inflated_total);
+    parallel_for(plan->host_inflates.size(), device_io_threads(), [&](size_t i) {
+      const HostInflate& h = plan->host_inflates[i];
       const ChunkJob& job = jobs[h.job];
       const PageLayout& page = job.pages[h.page];
       try {
@@ -578,125 +752,33 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
         fail_like_cpu(job, e.message());
       }
     });
-    host_inflated_device = scratch.alloc(host_inflated_total);
-    h2d(host_inflated_device, host_inflated.data(), host_inflated_total, stream);
-    for (const HostInflate& h : host_inflates) bodies[h.job][h.page] = host_inflated_device + h.output_offset;
+    uint8_t* device = scratch.alloc(plan->host_inflated_total);
+    h2d(device, host_inflated.data(), plan->host_inflated_total, stream);
+    bases.base[static_cast<size_t>(dev::AddressBase::kHostInflated)] = device;
   }
 
-  // 5. nvCOMP batches: arguments packed and sent once, statuses read back at the synchronization.
-  UploadBlock upload;
-  struct CodecBatch {
-    gpu::DeviceCodec codec;
-    size_t count = 0, inputs = 0, input_bytes = 0, outputs = 0, capacity = 0, actual = 0, statuses = 0;
-    size_t max_output = 0, total_output = 0;
-  };
-  std::vector<CodecBatch> codec_batches;
-  size_t realign_at = 0;
-  for (auto& [codec, list] : device_inflates) {
-    CodecBatch b;
-    b.codec = codec;
-    b.count = list.size();
-    std::vector<const void*> inputs;
-    std::vector<size_t> input_bytes, capacity;
-    std::vector<void*> outputs;
-    for (DeviceInflate& d : list) {
-      const uint8_t* input = d.input;
-      if (codec != gpu::DeviceCodec::kSnappy && reinterpret_cast<uintptr_t>(input) % 8 != 0) {
-        // nvCOMP wants aligned inputs for these codecs: move the page to an aligned place first.
-        KESTREL_CUDA_CHECK(cudaMemcpyAsync(realigned + realign_at, input, d.input_bytes, cudaMemcpyDeviceToDevice,
-                                           stream.handle()));
-        input = realigned + realign_at;
-        realign_at += align_up(d.input_bytes);
-      }
-      inputs.push_back(input);
-      input_bytes.push_back(d.input_bytes);
-      outputs.push_back(inflated + d.output_offset);
-      capacity.push_back(d.output_bytes);
-      b.max_output = std::max(b.max_output, d.output_bytes);
-      b.total_output += d.output_bytes;
-      bodies[d.job][d.page] = inflated + d.output_offset;
-    }
-    b.inputs = upload.add(inputs);
-    b.input_bytes = upload.add(input_bytes);
-    b.outputs = upload.add(outputs);
-    b.capacity = upload.add(capacity);
-    b.actual = upload.add(std::vector<size_t>(list.size(), 0));
-    b.statuses = upload.add(std::vector<int>(list.size(), 0));
-    codec_batches.push_back(b);
-  }
-  const size_t piece_table = pieces.empty() ? 0 : upload.add(pieces);
-
-  // 6. Page tables per column.
-  for (ColumnWork& w : work) {
-    if (w.path == ColumnPath::kHost) continue;
-    for (size_t k = 0; k < w.jobs.size(); ++k) {
-      const ChunkJob& job = jobs[w.jobs[k]];
-      DeviceChunk chunk;
-      chunk.dictionary_first = w.dictionary_entries;
-      uint64_t row = job.first_row;
-      for (size_t p = 0; p < job.pages.size(); ++p) {
-        const PageLayout& layout = job.pages[p];
-        DevicePage page;
-        page.body = bodies[w.jobs[k]][p];
-        page.body_size = static_cast<uint32_t>(layout.body_size);
-        page.levels = layout.v2 ? raw + job.staged + layout.levels_offset : nullptr;
-        page.levels_size = static_cast<uint32_t>(layout.levels_size);
-        page.num_values = static_cast<uint32_t>(layout.num_values);
-        page.num_nulls = static_cast<uint32_t>(layout.num_nulls);
-        page.chunk = static_cast<uint32_t>(k);
-        page.encoding = static_cast<int32_t>(layout.encoding);
-        page.level_encoding = static_cast<int32_t>(layout.definition_level_encoding);
-        page.v2 = layout.v2 ? 1 : 0;
-        if (layout.type == PageType::kDictionaryPage) {
-          chunk.has_dictionary = 1;
-          chunk.dictionary_size = page.num_values;
-          w.dictionary_entries += page.num_values;
-          w.dictionary_pages.push_back(page);
-        } else {
-          page.first_row = row;
-          row += page.num_values;
-          w.data_pages.push_back(page);
-        }
-      }
-      // A required column in a dataset whose other files make it nullable has no levels in this chunk.
-      if (job.desc->max_definition_level == 0 && w.nullable) {
-        for (size_t p = w.data_pages.size(); p-- > 0 && w.data_pages[p].chunk == k;) w.data_pages[p].level_encoding = -1;
-      }
-      w.chunks.push_back(chunk);
-    }
-    if (w.dictionary_entries >= (size_t{1} << 31)) w.path = ColumnPath::kHost;
-    if (!w.nullable) {
-      // Without levels every value of a page is there: where its values start and go is known here.
-      std::vector<uint32_t> starts(w.data_pages.size(), 0), counts;
-      std::vector<uint64_t> dense;
-      for (const DevicePage& page : w.data_pages) {
-        counts.push_back(page.num_values);
-        dense.push_back(page.first_row);
-      }
-      w.start_table = upload.add(starts);
-      w.nonnull_table = upload.add(counts);
-      w.dense_table = upload.add(dense);
-    }
-    w.data_table = upload.add(w.data_pages);
-    w.dictionary_table = upload.add(w.dictionary_pages);
-    w.chunk_table = upload.add(w.chunks);
-  }
-  uint8_t* tables = upload.upload(scratch, upload_pinned);
+  // 5. The tables sent in one transfer, their addresses made absolute on the device.
+  upload_pinned = gpu::acquire_pinned(std::max<size_t>(plan->block.size(), 64));
+  std::memcpy(upload_pinned.data(), plan->block.data(), plan->block.size());
+  uint8_t* tables = scratch.alloc(plan->block.size());
+  h2d(tables, upload_pinned.data(), plan->block.size(), stream);
+  dev::rebase_addresses(tables, reinterpret_cast<const uint64_t*>(tables + plan->slot_table), plan->slots, bases,
+                        stream);
   if (stats != nullptr) {
-    // The host's part of the decode: page paths, bodies and tables, before the first kernel can be queued.
+    // The host's part of the decode before the first kernel can be queued.
     stats->tables_host_ns += static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_tables).count());
-  }
-  if (stats != nullptr) {
-    stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + host_inflated_total;
+    stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + plan->host_inflated_total;
     if (uploaded) stats->uploaded_ahead += 1;
-    stats->pages_host_decompressed += host_inflates.size();
-    stats->pages_snappy_literal += literal_pages;
+    stats->pages_host_decompressed += plan->host_inflates.size();
+    stats->pages_snappy_literal += plan->literal_pages;
   }
-  if (!pieces.empty()) {
-    dev::copy_pieces(reinterpret_cast<const dev::CopyPiece*>(tables + piece_table), pieces.size(), stream);
+
+  // 6. Gathers and realignments, then decompression.
+  if (plan->pieces > 0) {
+    dev::copy_pieces(reinterpret_cast<const dev::CopyPiece*>(tables + plan->piece_table), plan->pieces, stream);
   }
-  for (const CodecBatch& b : codec_batches) {
+  for (const CodecBatch& b : plan->codec_batches) {
     gpu::DeviceDecompressBatch batch;
     batch.inputs = reinterpret_cast<const void* const*>(tables + b.inputs);
     batch.input_bytes = reinterpret_cast<const size_t*>(tables + b.input_bytes);
@@ -704,11 +786,11 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     batch.output_capacity = reinterpret_cast<const size_t*>(tables + b.capacity);
     batch.actual_bytes = reinterpret_cast<size_t*>(tables + b.actual);
     batch.statuses = reinterpret_cast<int*>(tables + b.statuses);
-    batch.count = b.count;
+    batch.count = b.pages.size();
     batch.max_output_bytes = b.max_output;
     batch.total_output_bytes = b.total_output;
     gpu::decompress_on_device(b.codec, batch, stream, mr);
-    if (stats != nullptr) stats->pages_device_decompressed += b.count;
+    if (stats != nullptr) stats->pages_device_decompressed += b.pages.size();
   }
   if (stats != nullptr) decompressed.record(stream);
 
@@ -725,7 +807,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     const auto* data_pages = reinterpret_cast<const DevicePage*>(tables + w.data_table);
     const auto* dictionary_pages = reinterpret_cast<const DevicePage*>(tables + w.dictionary_table);
     const auto* chunks = reinterpret_cast<const DeviceChunk*>(tables + w.chunk_table);
-    const size_t n = w.data_pages.size();
+    const size_t n = w.data_count;
     if (w.nullable) {
       w.value_start = scratch.alloc<uint32_t>(n);
       w.nonnull = scratch.alloc<uint32_t>(n);
@@ -758,7 +840,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     switch (w.path) {
       case ColumnPath::kFixed: {
         uint8_t* dictionary = scratch.alloc(w.dictionary_entries * ow);
-        dev::decode_fixed_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type, dictionary,
+        dev::decode_fixed_dictionaries(dictionary_pages, w.dictionary_count, chunks, w.device_type, dictionary,
                                        error, stream);
         w.values = Buffer::allocate(std::max<size_t>(rows * ow, 8), mr, stream);
         uint8_t* dense = w.nullable ? scratch.alloc(rows * ow) : w.values->as<uint8_t>();
@@ -770,7 +852,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       case ColumnPath::kBinaryToFixed: {
         const uint8_t** dsrc = scratch.alloc<const uint8_t*>(w.dictionary_entries);
         uint32_t* dlen = scratch.alloc<uint32_t>(w.dictionary_entries);
-        dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type, dsrc,
+        dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_count, chunks, w.device_type, dsrc,
                                         dlen, error, stream);
         // Every entry is converted, used or not: the CPU decoder rejects a dictionary with one that does not fit.
         dev::convert_binary(dsrc, dlen, w.dictionary_entries, w.device_type, scratch.alloc(w.dictionary_entries * ow),
@@ -790,7 +872,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
       case ColumnPath::kStringDictionary: {
         w.dictionary_src = scratch.alloc<const uint8_t*>(w.dictionary_entries);
         w.dictionary_len = scratch.alloc<uint32_t>(w.dictionary_entries);
-        dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_pages.size(), chunks, w.device_type,
+        dev::decode_binary_dictionaries(dictionary_pages, w.dictionary_count, chunks, w.device_type,
                                         w.dictionary_src, w.dictionary_len, error, stream);
         if (w.path == ColumnPath::kStringDictionary) {
           w.values = Buffer::allocate(std::max<size_t>(rows * 4, 8), mr, stream);
@@ -829,18 +911,17 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
   for (size_t c = 0; c < column_count; ++c) d2h(&status[c].error, errors + c, sizeof(uint32_t), stream);
   // nvCOMP results.
-  std::vector<std::vector<size_t>> actual(codec_batches.size());
-  std::vector<std::vector<int>> statuses(codec_batches.size());
   size_t codec_status_bytes = 0;
-  for (const CodecBatch& b : codec_batches) codec_status_bytes += b.count * (sizeof(size_t) + sizeof(int));
+  for (const CodecBatch& b : plan->codec_batches) codec_status_bytes += b.pages.size() * (sizeof(size_t) + sizeof(int));
   if (codec_status_bytes > 0) {
     codec_status = gpu::acquire_pinned(codec_status_bytes);
     size_t at = 0;
-    for (const CodecBatch& b : codec_batches) {
-      d2h(codec_status.data() + at, tables + b.actual, b.count * sizeof(size_t), stream);
-      at += b.count * sizeof(size_t);
-      d2h(codec_status.data() + at, tables + b.statuses, b.count * sizeof(int), stream);
-      at += b.count * sizeof(int);
+    for (const CodecBatch& b : plan->codec_batches) {
+      const size_t count = b.pages.size();
+      d2h(codec_status.data() + at, tables + b.actual, count * sizeof(size_t), stream);
+      at += count * sizeof(size_t);
+      d2h(codec_status.data() + at, tables + b.statuses, count * sizeof(int), stream);
+      at += count * sizeof(int);
     }
   }
   // Host-decoded columns meanwhile (their chunks were read again by the CPU decoder).
@@ -862,13 +943,13 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   // 8. Errors: the CPU decoder reports them.
   {
     size_t at = 0;
-    for (const CodecBatch& b : codec_batches) {
+    for (const CodecBatch& b : plan->codec_batches) {
+      const std::vector<DeviceInflate>& list = b.pages;
       const auto* got = reinterpret_cast<const size_t*>(codec_status.data() + at);
-      at += b.count * sizeof(size_t);
+      at += list.size() * sizeof(size_t);
       const auto* st = reinterpret_cast<const int*>(codec_status.data() + at);
-      at += b.count * sizeof(int);
-      const auto& list = device_inflates[b.codec];
-      for (size_t i = 0; i < b.count; ++i) {
+      at += list.size() * sizeof(int);
+      for (size_t i = 0; i < list.size(); ++i) {
         if (st[i] != 0 || got[i] != list[i].output_bytes) {
           fail_like_cpu(jobs[list[i].job], std::string(gpu::device_codec_name(b.codec)) + " page status " +
                                                std::to_string(st[i]) + ", " + std::to_string(got[i]) + " of " +
@@ -889,7 +970,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   std::vector<ColumnPtr> out(column_count);
   for (size_t c = 0; c < column_count; ++c) {
     ColumnWork& w = work[c];
-    const size_t nonnull = work[c].data_pages.empty()
+    const size_t nonnull = w.data_count == 0
                                ? 0
                                : static_cast<size_t>(status[c].last_dense_start + status[c].last_nonnull);
     const size_t null_count = w.nullable ? rows - nonnull : 0;
@@ -953,7 +1034,7 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     stats->reads += staged.reads;
     stats->read_ns += staged.read_ns;
     stats->decode_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t_end - t_decode).count());
-    stats->pages += page_count;
+    stats->pages += plan->pages;
   }
   // The staging buffers go back to the pool only after the device has read them: the transfers were queued before
   // the synchronization above, and the later work reads no host memory. The device copy of the file bytes is freed
