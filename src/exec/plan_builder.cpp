@@ -135,10 +135,10 @@ void PlanBuilder::count_references(const plan::LogicalNode& node) {
   for (const auto& child : node.children) count_references(*child);
 }
 
-std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr& root) {
+std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr& root, bool device_rows) {
   count_references(*root);
   auto collector = std::make_shared<BatchCollector>(schema_of(*root));
-  finish(build(root), collector);
+  finish(device_rows && gpu_placement() ? build_placed(root) : build(root), collector);
   return collector;
 }
 

@@ -21,7 +21,9 @@ class PlanBuilder {
   explicit PlanBuilder(ExecContext& ctx) : ctx_(ctx) {}
 
   /// Adds the pipelines that compute `root` into a collector and returns that collector.
-  std::shared_ptr<BatchCollector> build_result(const plan::LogicalPtr& root);
+  /// With `device_rows` and GPU placement, a result the GPU produced stays in device memory (for writers that encode
+  /// on the device); otherwise the result is host batches.
+  std::shared_ptr<BatchCollector> build_result(const plan::LogicalPtr& root, bool device_rows = false);
   std::vector<Pipeline>& pipelines() { return pipelines_; }
   /// With GPU placement, the labels of the plan nodes placed on the CPU (sources excluded: scanning and VALUES
   /// feed the GPU through ToDevice). gpu_fallback off refuses a query that has any.

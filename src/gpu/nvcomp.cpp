@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -48,6 +49,10 @@ struct NvcompApi {
   decltype(&nvcompBatchedLZ4DecompressAsync) lz4 = nullptr;
   decltype(&nvcompBatchedGzipDecompressGetTempSize) gzip_temp = nullptr;
   decltype(&nvcompBatchedGzipDecompressAsync) gzip = nullptr;
+  // Compression (optional: a library without it still decompresses).
+  decltype(&nvcompBatchedSnappyCompressGetTempSize) snappy_compress_temp = nullptr;
+  decltype(&nvcompBatchedSnappyCompressGetMaxOutputChunkSize) snappy_compress_bound = nullptr;
+  decltype(&nvcompBatchedSnappyCompressAsync) snappy_compress = nullptr;
   std::string path;
   std::string error;  ///< why loading failed (empty when loaded)
 };
@@ -106,6 +111,14 @@ const NvcompApi& api() {
     if (!ok) {
       a.error = "nvCOMP at " + a.path + " is unusable: " + a.error;
       a.path.clear();
+      return a;
+    }
+    std::string optional_error;
+    if (!(resolve(handle, "nvcompBatchedSnappyCompressGetTempSize", a.snappy_compress_temp, optional_error) &&
+          resolve(handle, "nvcompBatchedSnappyCompressGetMaxOutputChunkSize", a.snappy_compress_bound,
+                  optional_error) &&
+          resolve(handle, "nvcompBatchedSnappyCompressAsync", a.snappy_compress, optional_error))) {
+      a.snappy_compress = nullptr;
     }
     return a;
   }();
@@ -171,11 +184,53 @@ void decompress_on_device(DeviceCodec codec, const DeviceDecompressBatch& b, Str
   }
 }
 
+bool device_compression_available(DeviceCodec codec) {
+  const NvcompApi& a = api();
+  return a.error.empty() && codec == DeviceCodec::kSnappy && a.snappy_compress != nullptr;
+}
+
+size_t max_compressed_bytes(DeviceCodec codec, size_t max_chunk_bytes) {
+  if (!device_compression_available(codec)) throw NotImplemented("nvCOMP cannot compress this codec here");
+  size_t bound = 0;
+  check(api().snappy_compress_bound(std::max<size_t>(max_chunk_bytes, 1),
+                                    default_opts<nvcompBatchedSnappyCompressOpts_t>(), &bound),
+        codec, "output bound");
+  return bound;
+}
+
+void compress_on_device(DeviceCodec codec, const DeviceCompressBatch& b, Stream stream, MemoryResource& mr) {
+  require_explicit_stream(stream, "compress_on_device");
+  if (!device_compression_available(codec)) throw NotImplemented("nvCOMP cannot compress this codec here");
+  if (b.count == 0) return;
+  const NvcompApi& a = api();
+  auto* s = reinterpret_cast<cudaStream_t>(stream.handle());
+  const auto opts = default_opts<nvcompBatchedSnappyCompressOpts_t>();
+  size_t temp = 0;
+  check(a.snappy_compress_temp(b.count, b.max_input_bytes, opts, &temp, b.total_input_bytes, s), codec,
+        "compression temp size");
+  void* scratch = temp > 0 ? mr.allocate(temp, stream) : nullptr;
+  const nvcompStatus_t status =
+      a.snappy_compress(b.inputs, b.input_bytes, b.max_input_bytes, b.count, scratch, temp, b.outputs,
+                        b.compressed_bytes, opts, reinterpret_cast<nvcompStatus_t*>(b.statuses), s);
+  if (scratch != nullptr) mr.deallocate(scratch, temp, stream);
+  check(status, codec, "compression");
+}
+
 #else
 
 bool device_codec_available(DeviceCodec, std::string* why) {
   if (why != nullptr) *why = "this build of Kestrel has no nvCOMP support";
   return false;
+}
+
+bool device_compression_available(DeviceCodec) { return false; }
+
+size_t max_compressed_bytes(DeviceCodec, size_t) {
+  throw NotImplemented("this build of Kestrel has no nvCOMP support");
+}
+
+void compress_on_device(DeviceCodec, const DeviceCompressBatch&, Stream, MemoryResource&) {
+  throw NotImplemented("this build of Kestrel has no nvCOMP support");
 }
 
 std::string nvcomp_library_path() { return {}; }

@@ -42,4 +42,30 @@ struct DeviceDecompressBatch {
 /// NotImplemented when the codec is unavailable and CudaError when nvCOMP refuses the call itself.
 void decompress_on_device(DeviceCodec codec, const DeviceDecompressBatch& batch, Stream stream, MemoryResource& mr);
 
+/// Whether `codec` can be compressed on the device (SNAPPY only, for now).
+bool device_compression_available(DeviceCodec codec);
+
+/// The room each compressed chunk of at most `max_chunk_bytes` input bytes needs (host value). Chunks of more than
+/// kMaxDeviceCompressChunk bytes cannot be compressed on the device.
+size_t max_compressed_bytes(DeviceCodec codec, size_t max_chunk_bytes);
+inline constexpr size_t kMaxDeviceCompressChunk = size_t{1} << 24;
+
+/// One batch of independent chunks to compress, every array in device memory with `count` entries: chunk i is
+/// compressed from inputs[i] (input_bytes[i] bytes, at most max_input_bytes) into outputs[i] (8-byte aligned, room
+/// for max_compressed_bytes of its size); compressed_bytes[i] receives its size and statuses[i] 0 on success.
+struct DeviceCompressBatch {
+  const void* const* inputs = nullptr;
+  const size_t* input_bytes = nullptr;
+  void* const* outputs = nullptr;
+  size_t* compressed_bytes = nullptr;
+  int* statuses = nullptr;
+  size_t count = 0;
+  size_t max_input_bytes = 0;    ///< host value
+  size_t total_input_bytes = 0;  ///< host value: an upper bound of their sum
+};
+
+/// Queues the compression of `batch` on `stream`; scratch from `mr`, freed on `stream`. Throws NotImplemented when
+/// the codec cannot be compressed here.
+void compress_on_device(DeviceCodec codec, const DeviceCompressBatch& batch, Stream stream, MemoryResource& mr);
+
 }  // namespace kestrel::gpu

@@ -11,10 +11,12 @@
 namespace kestrel {
 
 size_t write_parquet_file(const std::string& path, const Schema& schema, const std::vector<Batch>& batches,
-                          const std::vector<std::pair<std::string, std::string>>& options) {
+                          const std::vector<std::pair<std::string, std::string>>& options,
+                          gpu::MemoryResource* device_mr) {
   io::ParquetWriterOptions writer_options;
   for (const auto& [name, value] : options) writer_options.set(name, value);
   auto writer = io::ParquetWriter::open(path, schema, writer_options);
+  if (device_mr != nullptr) writer->enable_device(*device_mr, nullptr);
   size_t rows = 0;
   for (const auto& b : batches) {
     writer->write(Batch(std::make_shared<Schema>(schema), b.columns(), b.num_rows(), b.residency()));

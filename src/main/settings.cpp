@@ -47,6 +47,10 @@ Settings::Settings() {
                             "GPU scans of Parquet files decompress and decode the pages on the GPU (false: on the "
                             "host, then copy the columns)",
                             valid_bool};
+  entries_["gpu_encode"] = {"true", "true",
+                            "in GPU mode, COPY ... TO a Parquet file encodes the rows a query leaves on the GPU there "
+                            "(false: copies them to the host and encodes them there)",
+                            valid_bool};
   entries_["gpu_scan_reuse"] = {"true", "true",
                                 "with gpu_cache off, GPU scans of a table that one statement reads more than once "
                                 "share the columns they decoded (within a quarter of the GPU memory budget)",
@@ -111,6 +115,7 @@ bool Settings::gpu_fallback() const { return get("gpu_fallback") == "true"; }
 int Settings::gpu_streams() const { return static_cast<int>(std::min<unsigned long long>(std::stoull(get("gpu_streams")), 1024)); }
 bool Settings::gpu_cache() const { return get("gpu_cache") == "true"; }
 bool Settings::gpu_decode() const { return get("gpu_decode") == "true"; }
+bool Settings::gpu_encode() const { return get("gpu_encode") == "true"; }
 bool Settings::gpu_scan_reuse() const { return get("gpu_scan_reuse") == "true"; }
 size_t Settings::gpu_cache_bytes() const { return std::stoull(get("gpu_cache_mb")) << 20; }
 size_t Settings::gpu_memory_bytes() const { return std::stoull(get("gpu_memory_mb")) << 20; }

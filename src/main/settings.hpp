@@ -25,6 +25,8 @@ class Settings {
   bool gpu_cache() const;
   /// The gpu_decode setting: Parquet pages decoded on the GPU by GPU scans.
   bool gpu_decode() const;
+  /// The gpu_encode setting: COPY to Parquet encodes device rows on the GPU.
+  bool gpu_encode() const;
   /// The gpu_scan_reuse setting: a statement's GPU scans of one table share decoded columns (gpu_cache off).
   bool gpu_scan_reuse() const;
   /// Drivers (and CUDA streams) per pipeline of a GPU query; 0: threads().

@@ -15,6 +15,7 @@
 #include "exec/plan_builder.hpp"
 #include "gpu/device.hpp"
 #include "gpu/memory_resource.hpp"
+#include "io/parquet/writer/device/device_encoder.hpp"
 #include "main/copy_statement.hpp"
 #include "main/modify_statement.hpp"
 #include "main/show_statement.hpp"
@@ -119,7 +120,7 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
 }  // namespace
 
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
-                         std::string* profile) {
+                         std::string* profile, bool device_rows) {
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   // The outermost plan of a GPU statement without the table cache: scans of a table read more than once share
   // the columns they decode (its scalar sub-queries included, which run below as plans of their own).
@@ -164,7 +165,7 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   if (state.gpu) prepare_device(state, ctx);
   if (ctx.table_cache == nullptr) ctx.scan_reuse = state.scan_reuse;
   exec::PlanBuilder builder(ctx);
-  auto collector = builder.build_result(plan);
+  auto collector = builder.build_result(plan, device_rows);
   if (state.gpu && !state.settings.gpu_fallback() && !builder.cpu_operators().empty()) {
     // With fallback off, running part of the query on the CPU would hide that the GPU cannot run it.
     throw NotImplemented("'" + builder.cpu_operators().front() + "' has no GPU implementation yet and gpu_fallback "
@@ -195,6 +196,7 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   QueryResult result;
   result.schema = collector->schema();
   result.batches = collector->batches();
+  if (device_rows && state.gpu) gpu::synchronize_device();  // device batches are then ready on any stream
   return result;
 }
 
@@ -432,7 +434,6 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
     query.body = std::move(select);
     plan = binder.bind_query(query);
   }
-  QueryResult rows = execute_plan(state, plan, cancel);
   std::string format = "parquet";
   std::string lower_file = s.file;
   std::transform(lower_file.begin(), lower_file.end(), lower_file.begin(), ::tolower);
@@ -455,10 +456,15 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
       writer_options.emplace_back(o.name, o.value.text);
     }
   }
+  // Parquet from a GPU plan: the rows stay on the device and are encoded there.
+  const bool device_encode =
+      format == "parquet" && state.gpu && state.settings.gpu_encode() && io::parquet::device_encoding_supported();
+  QueryResult rows = execute_plan(state, plan, cancel, nullptr, device_encode);
   Schema schema(plan->output);
   size_t count;
   if (format == "parquet") {
-    count = write_parquet_file(s.file, schema, rows.batches, writer_options);
+    count = write_parquet_file(s.file, schema, rows.batches, writer_options,
+                               device_encode ? state.device_pool.get() : nullptr);
   } else if (format == "kcol") {
     count = io::write_kcol_file(s.file, schema, rows.batches, writer_options);
   } else if (format == "csv") {

@@ -15,7 +15,9 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
 
 /// Runs a bound plan (on the database's device) and returns its rows as host batches; with `profile`, also the
 /// optimized plan and per-step statistics. For the statements that run queries as a step (INSERT, UPDATE, ...).
+/// With `device_rows`, rows a GPU plan produced on the device stay there (the batches are ready to use on any
+/// stream).
 QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
-                         std::string* profile = nullptr);
+                         std::string* profile = nullptr, bool device_rows = false);
 
 }  // namespace kestrel

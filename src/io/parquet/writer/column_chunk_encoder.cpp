@@ -307,4 +307,10 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   return out;
 }
 
+Statistics statistics_from_bounds(const Field& field, const Column* bounds, int64_t null_count) {
+  PhysicalValues values(field.type);
+  if (bounds != nullptr) values.append_rows(*bounds, 0, 2);
+  return make_statistics(values, null_count);
+}
+
 }  // namespace kestrel::io::parquet

@@ -42,4 +42,8 @@ struct EncodedColumnChunk {
 EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<ColumnSlice>& slices,
                                        const ParquetWriterOptions& options, int64_t file_offset);
 
+/// A chunk's statistics from its smallest and largest value (rows 0 and 1 of `bounds`, a host column of the
+/// field's type, or null when the chunk has no value to bound) and its NULL count, as encode_column_chunk writes them.
+Statistics statistics_from_bounds(const Field& field, const Column* bounds, int64_t null_count);
+
 }  // namespace kestrel::io::parquet

@@ -13,6 +13,7 @@
 
 #include "common/error.hpp"
 #include "io/parquet/parallel_decode.hpp"
+#include "gpu/stream_pool.hpp"
 #include "io/parquet/writer/metadata_encoder.hpp"
 
 namespace kestrel::io {
@@ -123,9 +124,17 @@ void ParquetWriter::append(const uint8_t* data, size_t size) {
   }
 }
 
+void ParquetWriter::enable_device(gpu::MemoryResource& mr, parquet::DeviceWriteStats* stats) {
+  if (!parquet::device_encoding_supported()) throw NotImplemented("this build of Kestrel has no GPU support");
+  device_mr_ = &mr;
+  device_stats_ = stats;
+}
+
 void ParquetWriter::write(const Batch& batch) {
   guarded([&] {
-    if (batch.on_device()) throw InvalidInput("write takes host batches; copy device batches to the host first");
+    if (batch.on_device() && device_mr_ == nullptr) {
+      throw InvalidInput("write takes host batches; copy device batches to the host first");
+    }
     if (batch.num_columns() != schema_.size()) {
       throw InvalidInput("a batch of " + std::to_string(batch.num_columns()) + " columns for a schema of " +
                          std::to_string(schema_.size()));
@@ -199,11 +208,26 @@ void ParquetWriter::flush_row_group(size_t rows) {
     }
   }
 
-  in_flight_.push_back(InFlight{std::async(std::launch::async,
-                                           [schema = schema_, options = options_, slices = std::move(slices)] {
-                                             return encode_row_group(schema, slices, options);
-                                           }),
-                                rows});
+  bool device = false;
+  for (const auto& column : slices) {
+    for (const auto& slice : column) device = device || slice.column->on_device();
+  }
+  if (device) {
+    // Encoded on the device, on a stream of its own, while the previous row group is written.
+    in_flight_.push_back(InFlight{std::async(std::launch::async,
+                                             [schema = schema_, options = options_, slices = std::move(slices),
+                                              mr = device_mr_, stats = device_stats_] {
+                                               return parquet::encode_row_group_on_device(
+                                                   schema, slices, options, gpu::driver_stream(), *mr, stats);
+                                             }),
+                                  rows});
+  } else {
+    in_flight_.push_back(InFlight{std::async(std::launch::async,
+                                             [schema = schema_, options = options_, slices = std::move(slices)] {
+                                               return encode_row_group(schema, slices, options);
+                                             }),
+                                  rows});
+  }
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(consumed_batches));
   pending_offset_ = offset;
   pending_rows_ -= rows;

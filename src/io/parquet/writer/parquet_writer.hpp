@@ -13,6 +13,9 @@
 /// writer destroyed without close(), removes the temporary file, so a failed write never leaves a partial file
 /// under the final name (an existing file of that name is kept until the rename replaces it).
 ///
+/// Device batches: after enable_device(), write() also takes batches in device memory; their row groups are encoded
+/// on the device (device/device_encoder.hpp) and only the finished pages are copied to the host.
+///
 /// Rows are buffered (by reference to the batches) until a row group is full, then encoded and written; every row
 /// group holds `row_group_size` rows except the last. Options and the type mapping: parquet_writer_options.hpp and
 /// column_chunk_encoder.hpp.
@@ -26,6 +29,7 @@
 
 #include "io/parquet/parquet_format.hpp"
 #include "io/parquet/writer/column_chunk_encoder.hpp"
+#include "io/parquet/writer/device/device_encoder.hpp"
 #include "io/parquet/writer/parquet_writer_options.hpp"
 #include "vector/batch.hpp"
 
@@ -43,10 +47,13 @@ class ParquetWriter {
   ParquetWriter(const ParquetWriter&) = delete;
   ParquetWriter& operator=(const ParquetWriter&) = delete;
 
-  /// Appends the rows of a host batch whose columns match the schema's types (names are not checked). Throws
-  /// InvalidInput for a device batch, a type mismatch or a NULL in a NOT NULL column, IoError when writing fails;
-  /// after an error the writer is failed and its temporary file removed.
+  /// Appends the rows of a batch whose columns match the schema's types (names are not checked). Throws
+  /// InvalidInput for a device batch (unless enable_device() was called), a type mismatch or a NULL in a NOT NULL
+  /// column, IoError when writing fails; after an error the writer is failed and its temporary file removed.
   void write(const Batch& batch);
+  /// Lets write() take device batches, encoded on the device with scratch from `mr` (which must outlive the
+  /// writer). `stats` may be null.
+  void enable_device(gpu::MemoryResource& mr, parquet::DeviceWriteStats* stats);
   /// Writes the last row group and the footer, fsyncs and renames the file into place.
   void close();
   /// Drops everything written so far and removes the temporary file; the final name is untouched.
@@ -89,6 +96,8 @@ class ParquetWriter {
   std::deque<InFlight> in_flight_;
   bool closed_ = false;
   bool failed_ = false;
+  gpu::MemoryResource* device_mr_ = nullptr;  ///< set by enable_device
+  parquet::DeviceWriteStats* device_stats_ = nullptr;
 };
 
 }  // namespace kestrel::io
