@@ -160,6 +160,9 @@ namespace {
 
 /// Row groups encoded at once: one is encoded while the writer fills the next.
 constexpr size_t kRowGroupsInFlight = 2;
+/// Row groups of device batches encoded at once: each one's encoding waits on its stream several times (sizes,
+/// compressed sizes, the pages' copy to the host), so several overlap to keep the GPU and the host busy.
+constexpr size_t kDeviceRowGroupsInFlight = 8;
 
 /// The chunks of one row group (columns encoded in parallel, the biggest first so that one long column does not run
 /// alone at the end), each as if it started at file offset 0.
@@ -231,7 +234,7 @@ void ParquetWriter::flush_row_group(size_t rows) {
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(consumed_batches));
   pending_offset_ = offset;
   pending_rows_ -= rows;
-  write_finished(kRowGroupsInFlight - 1);
+  write_finished((device ? kDeviceRowGroupsInFlight : kRowGroupsInFlight) - 1);
 }
 
 void ParquetWriter::write_finished(size_t keep) {

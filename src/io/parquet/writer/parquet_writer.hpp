@@ -88,7 +88,7 @@ class ParquetWriter {
   int64_t file_offset_ = 0;
   int64_t rows_written_ = 0;
   std::vector<parquet::RowGroup> row_groups_;
-  /// Row groups being encoded (kRowGroupsInFlight at most), in file order: one encodes while the next fills.
+  /// Row groups being encoded (a few at most), in file order: they encode while the next fills.
   struct InFlight {
     std::future<std::vector<parquet::EncodedColumnChunk>> chunks;
     size_t rows = 0;

@@ -448,6 +448,9 @@ std::vector<EncodedColumnChunk> encode_row_group_on_device(const Schema& schema,
     }
     uint64_t nonnull = 0;
     bool bounded = false, first_data_page = true;
+    size_t reserve = 0;
+    for (size_t i : plan.pages) reserve += stored_sizes[i] + 64;
+    chunk.bytes.reserve(reserve);
     int64_t min_i = INT64_MAX, max_i = INT64_MIN;
     double min_d = 0, max_d = 0;
     for (size_t i : plan.pages) {
