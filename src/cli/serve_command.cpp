@@ -1,6 +1,12 @@
 #include "cli/serve_command.hpp"
 
+#include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <sstream>
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -18,12 +24,117 @@ namespace kestrel::cli {
 
 namespace {
 
+/// The statements of every session, queued (waiting for the engine) or running: what SHOW QUERIES lists, what KILL
+/// QUERY and the time limit cancel. A watchdog thread repeats the cancellation of a killed or timed-out statement
+/// until it ends (a cancellation that reaches a statement just before it starts would otherwise be lost).
+class QueryBoard {
+ public:
+  using Clock = std::chrono::steady_clock;
+  struct Entry {
+    uint64_t id = 0;
+    std::string user;
+    std::string text;
+    Clock::time_point submitted;
+    bool running = false;
+    server::SqlSession* session = nullptr;
+    std::function<void()> cancel;
+    std::string stop_reason;  ///< set when the statement is killed or past its time limit
+  };
+
+  explicit QueryBoard(double timeout_s) : timeout_s_(timeout_s), watchdog_([this] { watch(); }) {}
+  ~QueryBoard() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    watchdog_.join();
+  }
+
+  uint64_t add(const std::string& user, std::string_view text, std::function<void()> cancel) {
+    std::lock_guard lock(mutex_);
+    const uint64_t id = ++next_id_;
+    Entry& e = entries_[id];
+    e.id = id;
+    e.user = user;
+    e.text = std::string(text);
+    e.submitted = Clock::now();
+    e.cancel = std::move(cancel);
+    return id;
+  }
+  /// Marks statement `id` running; returns why it must stop instead (empty: go on).
+  std::string start(uint64_t id) {
+    std::lock_guard lock(mutex_);
+    Entry& e = entries_.at(id);
+    e.running = true;
+    return e.stop_reason;
+  }
+  /// Removes statement `id`; returns why it was stopped (empty when it was not).
+  std::string finish(uint64_t id) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    std::string reason = it->second.stop_reason;
+    entries_.erase(it);
+    return reason;
+  }
+  std::vector<Entry> snapshot() const {
+    std::lock_guard lock(mutex_);
+    std::vector<Entry> out;
+    for (const auto& [id, e] : entries_) out.push_back(e);
+    return out;
+  }
+  /// KILL QUERY `id` by `user`: a user stops only their own statements. Throws InvalidInput naming the query when it
+  /// is not there (or not theirs).
+  void kill(uint64_t id, const std::string& user) {
+    std::function<void()> cancel;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = entries_.find(id);
+      if (it == entries_.end() || it->second.user != user) {
+        throw InvalidInput("KILL QUERY " + std::to_string(id) + ": no such query of user '" + user + "'", "42704");
+      }
+      if (it->second.stop_reason.empty()) it->second.stop_reason = "query " + std::to_string(id) + " was killed (KILL QUERY)";
+      cancel = it->second.cancel;
+    }
+    cancel();
+    wake_.notify_all();
+  }
+  double timeout_s() const { return timeout_s_; }
+
+ private:
+  void watch() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, std::chrono::milliseconds(50));
+      const auto now = Clock::now();
+      for (auto& [id, e] : entries_) {
+        if (e.stop_reason.empty() && timeout_s_ > 0 &&
+            std::chrono::duration<double>(now - e.submitted).count() > timeout_s_) {
+          std::ostringstream why;
+          why << "query " << id << " passed the server's time limit of " << timeout_s_ << " s (--query-timeout)";
+          e.stop_reason = why.str();
+        }
+        if (!e.stop_reason.empty() && e.running) e.cancel();
+      }
+    }
+  }
+
+  const double timeout_s_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::map<uint64_t, Entry> entries_;
+  uint64_t next_id_ = 0;
+  bool stopping_ = false;
+  std::thread watchdog_;  // last: it starts once the members above exist
+};
+
 /// The engine as the servers see it: one Connection per client session. Statements of all sessions run one at a
-/// time for now (the Database's execution state is not yet shared safely between concurrent queries; the query
-/// queue with admission by memory is a later part of issue 14).
+/// time for now (the Database's execution state is not yet shared safely between concurrent queries): the others
+/// wait in the board's queue, visible to SHOW QUERIES.
 class ServedDatabase final : public server::SqlBackend {
  public:
-  explicit ServedDatabase(const DatabaseOptions& options) : database_(options) {}
+  ServedDatabase(const DatabaseOptions& options, double query_timeout_s)
+      : database_(options), board_(query_timeout_s) {}
 
   std::unique_ptr<server::SqlSession> open_session(const std::string& user) override;
   std::vector<std::string> split_statements(std::string_view script) const override {
@@ -33,30 +144,108 @@ class ServedDatabase final : public server::SqlBackend {
   }
   Database& database() { return database_; }
   std::mutex& run_mutex() { return run_mutex_; }
+  QueryBoard& board() { return board_; }
 
  private:
   Database database_;
   std::mutex run_mutex_;
+  QueryBoard board_;
 };
+
+/// A cancellation with its reason (a time limit, KILL QUERY): SQLSTATE 57014 as Cancelled.
+Error cancelled(const std::string& why) { return Error(ErrorCategory::kCancelled, "57014", why); }
+
+/// The words of a statement, upper-cased, without a trailing `;` (for the server's own statements).
+std::vector<std::string> statement_words(std::string_view sql) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : sql) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ';') {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+    } else {
+      word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
 
 class ServedSession final : public server::SqlSession {
  public:
-  explicit ServedSession(ServedDatabase& served) : served_(served), connection_(served.database()) {}
+  ServedSession(ServedDatabase& served, std::string user)
+      : served_(served), user_(std::move(user)), connection_(served.database()) {}
 
   server::StatementResult execute(std::string_view sql) override {
-    std::lock_guard lock(served_.run_mutex());
-    QueryResult result = connection_.query(sql);
-    return {std::move(result.schema), std::move(result.batches), std::move(result.message)};
+    const std::vector<std::string> words = statement_words(sql);
+    if (words.size() == 2 && words[0] == "SHOW" && words[1] == "QUERIES") return show_queries();
+    if (words.size() == 3 && words[0] == "KILL" && words[1] == "QUERY") {
+      char* end = nullptr;
+      const unsigned long long id = std::strtoull(words[2].c_str(), &end, 10);
+      if (words[2].empty() || *end != '\0') throw InvalidInput("KILL QUERY takes a query id from SHOW QUERIES", "22023");
+      served_.board().kill(id, user_);
+      return {nullptr, {}, "KILL QUERY"};
+    }
+    QueryBoard& board = served_.board();
+    const uint64_t id = board.add(user_, sql, [this] { connection_.cancel(); });
+    struct Done {
+      QueryBoard& board;
+      uint64_t id;
+      bool finished = false;
+      ~Done() {
+        if (!finished) board.finish(id);
+      }
+    } done{board, id};
+    try {
+      std::lock_guard lock(served_.run_mutex());
+      if (std::string why = board.start(id); !why.empty()) throw cancelled(why);
+      QueryResult result = connection_.query(sql);
+      done.finished = true;
+      if (std::string why = board.finish(id); !why.empty()) throw cancelled(why);
+      return {std::move(result.schema), std::move(result.batches), std::move(result.message)};
+    } catch (const Cancelled&) {
+      // The reason the board gave (a time limit, KILL QUERY) names what stopped the statement.
+      std::string why = done.finished ? std::string() : board.finish(id);
+      done.finished = true;
+      if (!why.empty()) throw cancelled(why);
+      throw;
+    }
   }
   void cancel() override { connection_.cancel(); }
 
  private:
+  server::StatementResult show_queries() {
+    const auto now = QueryBoard::Clock::now();
+    std::vector<Value> ids, users, states, elapsed, texts;
+    for (const QueryBoard::Entry& e : served_.board().snapshot()) {
+      ids.push_back(Value::bigint(static_cast<int64_t>(e.id)));
+      users.push_back(Value::varchar(e.user));
+      states.push_back(Value::varchar(e.running ? "running" : "queued"));
+      elapsed.push_back(Value::bigint(
+          std::chrono::duration_cast<std::chrono::milliseconds>(now - e.submitted).count()));
+      texts.push_back(Value::varchar(e.text));
+    }
+    std::vector<Field> fields{{"query_id", TypeId::kBigInt, false},
+                              {"user", TypeId::kVarchar, false},
+                              {"state", TypeId::kVarchar, false},
+                              {"elapsed_ms", TypeId::kBigInt, false},
+                              {"query", TypeId::kVarchar, false}};
+    auto schema = std::make_shared<Schema>(fields);
+    std::vector<ColumnPtr> columns{Column::from_values(TypeId::kBigInt, ids), Column::from_values(TypeId::kVarchar, users),
+                                   Column::from_values(TypeId::kVarchar, states),
+                                   Column::from_values(TypeId::kBigInt, elapsed),
+                                   Column::from_values(TypeId::kVarchar, texts)};
+    const size_t rows = ids.size();
+    return {schema, {Batch(schema, std::move(columns), rows, gpu::MemoryKind::kHost)}, ""};
+  }
+
   ServedDatabase& served_;
+  std::string user_;
   Connection connection_;
 };
 
-std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string&) {
-  return std::make_unique<ServedSession>(*this);
+std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string& user) {
+  return std::make_unique<ServedSession>(*this, user);
 }
 
 server::pg::PgServer* g_pg_server = nullptr;
@@ -92,6 +281,10 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
       ->add_option("--trino-idle-timeout", options.trino_idle_timeout_s,
                    "seconds after which a Trino query its client stopped reading is cancelled (default 300)")
       ->check(CLI::Range(1, 86400));
+  serve
+      ->add_option("--query-timeout", options.query_timeout_s,
+                   "seconds a statement may take, time waiting for its turn included (default 0: no limit)")
+      ->check(CLI::Range(0.0, 31536000.0));
   serve->add_option("--tls-cert", options.tls_cert,
                     "PEM certificate (chain) for TLS on both protocols; needs --tls-key");
   serve->add_option("--tls-key", options.tls_key, "PEM private key of --tls-cert");
@@ -137,7 +330,7 @@ int run_serve(const ServeOptions& options) {
   database_options.allowed_dirs = options.allowed_dirs;
   bool serve_pg = options.pg_port >= 0 || options.trino_port < 0;
   try {
-    ServedDatabase served(database_options);
+    ServedDatabase served(database_options, options.query_timeout_s);
     if (!served.database().device_note().empty()) std::cerr << "kestrel: " << served.database().device_note() << '\n';
     std::optional<server::pg::PgServer> pg;
     std::optional<server::trino::TrinoServer> trino;

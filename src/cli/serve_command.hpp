@@ -30,6 +30,9 @@ struct ServeOptions {
   /// A users file (`kestrel passwd NAME` makes its lines): every connection must then authenticate, and --listen may
   /// name a non-loopback address. Empty: no authentication, loopback only.
   std::string users_file;
+  /// The longest a statement may take, queued time included, in seconds (0: no limit); past it the statement is
+  /// cancelled with an error that names the limit.
+  double query_timeout_s = 0;
 };
 
 /// Declares the `serve` sub-command on `app`, filling `options` when it is parsed.
