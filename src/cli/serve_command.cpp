@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "main/database_state.hpp"
 #include "server/auth_users.hpp"
 #include "server/pg_server.hpp"
 #include "server/tls_context.hpp"
@@ -134,7 +135,7 @@ class QueryBoard {
 class ServedDatabase final : public server::SqlBackend {
  public:
   ServedDatabase(const DatabaseOptions& options, double query_timeout_s)
-      : database_(options), board_(query_timeout_s) {}
+      : database_(options), board_(query_timeout_s), default_settings_(database_.state().settings.values()) {}
 
   std::unique_ptr<server::SqlSession> open_session(const std::string& user) override;
   std::vector<std::string> split_statements(std::string_view script) const override {
@@ -145,11 +146,14 @@ class ServedDatabase final : public server::SqlBackend {
   Database& database() { return database_; }
   std::mutex& run_mutex() { return run_mutex_; }
   QueryBoard& board() { return board_; }
+  /// The settings a new session starts with (the server's, before any session changed them).
+  const std::map<std::string, std::string>& default_settings() const { return default_settings_; }
 
  private:
   Database database_;
   std::mutex run_mutex_;
   QueryBoard board_;
+  const std::map<std::string, std::string> default_settings_;
 };
 
 /// A cancellation with its reason (a time limit, KILL QUERY): SQLSTATE 57014 as Cancelled.
@@ -174,7 +178,8 @@ std::vector<std::string> statement_words(std::string_view sql) {
 class ServedSession final : public server::SqlSession {
  public:
   ServedSession(ServedDatabase& served, std::string user)
-      : served_(served), user_(std::move(user)), connection_(served.database()) {}
+      : served_(served), user_(std::move(user)), connection_(served.database()),
+        settings_(served.default_settings()) {}
 
   server::StatementResult execute(std::string_view sql) override {
     const std::vector<std::string> words = statement_words(sql);
@@ -199,6 +204,14 @@ class ServedSession final : public server::SqlSession {
     try {
       std::lock_guard lock(served_.run_mutex());
       if (std::string why = board.start(id); !why.empty()) throw cancelled(why);
+      // The session's own settings are the database's while its statement runs (statements run one at a time).
+      Settings& settings = served_.database().state().settings;
+      settings.assign(settings_);
+      struct KeepSettings {
+        Settings& settings;
+        std::map<std::string, std::string>& kept;
+        ~KeepSettings() { kept = settings.values(); }
+      } keep{settings, settings_};
       QueryResult result = connection_.query(sql);
       done.finished = true;
       if (std::string why = board.finish(id); !why.empty()) throw cancelled(why);
@@ -242,6 +255,7 @@ class ServedSession final : public server::SqlSession {
   ServedDatabase& served_;
   std::string user_;
   Connection connection_;
+  std::map<std::string, std::string> settings_;  ///< SET in this session changes only these
 };
 
 std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string& user) {

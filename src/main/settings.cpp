@@ -91,6 +91,21 @@ void Settings::reset(const std::string& name) {
   it->second.value = it->second.default_value;
 }
 
+std::map<std::string, std::string> Settings::values() const {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, std::string> out;
+  for (const auto& [name, e] : entries_) out[name] = e.value;
+  return out;
+}
+
+void Settings::assign(const std::map<std::string, std::string>& values) {
+  std::lock_guard lock(mutex_);
+  for (const auto& [name, value] : values) {
+    auto it = entries_.find(name);
+    if (it != entries_.end()) it->second.value = value;
+  }
+}
+
 void Settings::reset_all() {
   std::lock_guard lock(mutex_);
   for (auto& [name, e] : entries_) e.value = e.default_value;

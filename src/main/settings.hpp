@@ -16,6 +16,9 @@ class Settings {
   void set(const std::string& name, const std::string& value);
   void reset(const std::string& name);
   void reset_all();
+  /// Every setting's current value by name, and putting such values back (a served session keeps its own).
+  std::map<std::string, std::string> values() const;
+  void assign(const std::map<std::string, std::string>& values);
   std::string get(const std::string& name) const;
   /// (name, value, description) of every setting, sorted by name.
   std::vector<std::vector<std::string>> all() const;

@@ -134,3 +134,21 @@ def test_query_timeout_cancels_with_a_message_naming_the_limit(server):
         assert f"time limit of {TIMEOUT_S} s" in str(timed_out.value), timed_out.value
         assert TIMEOUT_S - 0.5 < elapsed < TIMEOUT_S + 4, elapsed
         assert c.execute("SELECT 1").fetchall() == [(1,)]
+
+
+def test_settings_belong_to_the_session(server):
+    with connect(server, "dave") as a, connect(server, "erin") as b:
+        default = b.execute("SHOW threads").fetchall()
+        a.execute("SET threads = 1")
+        a.execute("SET gpu_fallback = false")
+        assert a.execute("SHOW threads").fetchall()[0][-1] == "1"
+        assert b.execute("SHOW threads").fetchall() == default
+        assert b.execute("SHOW gpu_fallback").fetchall()[0][-1] == "true"
+        b.execute("SET threads = 2")
+        assert a.execute("SHOW threads").fetchall()[0][-1] == "1"
+        a.execute("RESET threads")
+        assert a.execute("SHOW threads").fetchall() == default
+        # A failed SET changes nothing.
+        with pytest.raises(psycopg.Error):
+            a.execute("SET threads = 'many'")
+        assert a.execute("SHOW threads").fetchall() == default
