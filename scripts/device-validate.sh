@@ -77,7 +77,7 @@ tail -1 "$LOG/shared-corpus.log"
 
 wait "$fuzz"
 echo "== fuzzer (gpu)"
-tail -4 "$LOG/fuzz-tpch.log" "$LOG/fuzz-tpcds.log"
+tail -n 4 "$LOG/fuzz-tpch.log" "$LOG/fuzz-tpcds.log"
 [ -n "${TPCDS_GEN_SF:-}" ] && { echo "== TPC-DS SF$TPCDS_GEN_SF generation so far"; cat /tmp/tpcds-gen.log; }
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
