@@ -1,12 +1,13 @@
 // The GPU Parquet writer against its CPU twin: device batches of every writable type (nulls, plain and dictionary
 // strings, row groups that span batches, many small pages) written with the device encoder read back equal to the
 // source through the CPU reader, for each codec path (nvCOMP SNAPPY, host-compressed ZSTD, UNCOMPRESSED); the
-// chunks' statistics equal the CPU writer's where the device path writes them; fallbacks (BOOLEAN, wide DECIMAL,
-// NULL in a NOT NULL field) behave as the CPU writer does.
+// chunks' statistics equal the CPU writer's where the device path writes them (infinities included); fallbacks
+// (BOOLEAN, wide DECIMAL, NULL in a NOT NULL field) behave as the CPU writer does; a dictionary of one entry.
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -54,6 +55,21 @@ Batch writable_batch(size_t rows, uint64_t seed) {
   for (size_t r = 0; r < rows; ++r) choices.push_back(rng() % 9 == 0 ? -1 : static_cast<int>(rng() % 6));
   fields.push_back({"dict_unused", TypeId::kVarchar});
   columns.push_back(rotated_dictionary_column({"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "unused"}, choices, 0));
+  std::vector<int> single;
+  for (size_t r = 0; r < rows; ++r) single.push_back(rng() % 5 == 0 ? -1 : 0);
+  fields.push_back({"dict_one_entry", TypeId::kVarchar});
+  columns.push_back(rotated_dictionary_column({"only"}, single, 0));
+  // Infinities: a chunk of +inf only bounds at +inf, as the CPU writer bounds it.
+  std::vector<Value> infinite, mixed;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (size_t r = 0; r < rows; ++r) {
+    infinite.push_back(r % 11 == 0 ? Value::null(TypeId::kDouble) : Value::double_value(inf));
+    mixed.push_back(Value::double_value(r % 3 == 0 ? -inf : r % 3 == 1 ? inf : 0.5));
+  }
+  fields.push_back({"plus_infinity", TypeId::kDouble});
+  columns.push_back(Column::from_values(TypeId::kDouble, infinite));
+  fields.push_back({"infinities", TypeId::kDouble});
+  columns.push_back(Column::from_values(TypeId::kDouble, mixed));
   return Batch(std::make_shared<Schema>(fields), std::move(columns), rows, gpu::MemoryKind::kHost);
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <shared_mutex>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -219,7 +220,17 @@ void ParquetWriter::flush_row_group(size_t rows) {
     // Encoded on the device, on a stream of its own, while the previous row group is written.
     in_flight_.push_back(InFlight{std::async(std::launch::async,
                                              [schema = schema_, options = options_, slices = std::move(slices),
-                                              mr = device_mr_, stats = device_stats_] {
+                                              mr = device_mr_, stats = device_stats_, gate = device_gate_.get()] {
+                                               {
+                                                 std::shared_lock shared(*gate);
+                                                 try {
+                                                   return parquet::encode_row_group_on_device(
+                                                       schema, slices, options, gpu::driver_stream(), *mr, stats);
+                                                 } catch (const ResourceExhausted&) {
+                                                   // Other row groups hold the memory: retried alone below.
+                                                 }
+                                               }
+                                               std::unique_lock alone(*gate);
                                                return parquet::encode_row_group_on_device(
                                                    schema, slices, options, gpu::driver_stream(), *mr, stats);
                                              }),

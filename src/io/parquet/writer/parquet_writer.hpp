@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <deque>
 #include <future>
+#include <shared_mutex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,6 +98,9 @@ class ParquetWriter {
   bool closed_ = false;
   bool failed_ = false;
   gpu::MemoryResource* device_mr_ = nullptr;  ///< set by enable_device
+  /// Row groups encode on the device under a shared lock; one that runs out of device memory waits for the others
+  /// and encodes again under the exclusive lock.
+  std::unique_ptr<std::shared_mutex> device_gate_ = std::make_unique<std::shared_mutex>();
   parquet::DeviceWriteStats* device_stats_ = nullptr;
 };
 

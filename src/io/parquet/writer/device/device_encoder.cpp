@@ -176,7 +176,8 @@ std::vector<EncodedColumnChunk> encode_row_group_on_device(const Schema& schema,
     for (const ColumnSlice& s : slices[c]) plan.rows += s.count;
     if (plan.path != Path::kString) continue;
     const Column* dictionary = slices[c].front().column->dictionary().get();
-    bool shared = options.dictionary && dictionary != nullptr && dictionary->length() < (size_t{1} << 31);
+    bool shared = options.dictionary && dictionary != nullptr && dictionary->length() > 0 &&
+                  dictionary->length() < (size_t{1} << 31);
     for (const ColumnSlice& s : slices[c]) shared = shared && s.column->dictionary().get() == dictionary;
     if (shared) {
       plan.path = Path::kDictionary;
@@ -274,7 +275,7 @@ std::vector<EncodedColumnChunk> encode_row_group_on_device(const Schema& schema,
       uint64_t r = 0;
       while (r < s.count) {
         uint64_t rows = 0, bytes = 0;
-        while (r + rows < s.count && (rows == 0 || bytes < page_target)) {
+        while (r + rows < s.count && (rows == 0 || (bytes < page_target && rows < (uint64_t{1} << 30)))) {
           bytes += measured[plan.segments[segment++]];
           rows += std::min<uint64_t>(kSegmentRows, s.count - r - rows);
         }

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <cfloat>
+#include <cmath>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
@@ -70,7 +71,7 @@ __device__ __forceinline__ int64_t load_signed(const uint8_t* p, int width) {
 struct FixedWriter {
   const EncodePage& page;
   int64_t min_i = INT64_MAX, max_i = INT64_MIN;
-  double min_d = DBL_MAX, max_d = -DBL_MAX;
+  double min_d = INFINITY, max_d = -INFINITY;
   uint32_t counted = 0;
 
   __device__ void write(uint64_t row, uint8_t* out) {
