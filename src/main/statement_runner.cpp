@@ -457,8 +457,8 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
     }
   }
   // Parquet from a GPU plan: the rows stay on the device and are encoded there.
-  const bool device_encode =
-      format == "parquet" && state.gpu && state.settings.gpu_encode() && io::parquet::device_encoding_supported();
+  const bool device_encode = (format == "parquet" || format == "kcol") && state.gpu &&
+                             state.settings.gpu_encode() && io::parquet::device_encoding_supported();
   QueryResult rows = execute_plan(state, plan, cancel, nullptr, device_encode);
   Schema schema(plan->output);
   size_t count;
@@ -466,7 +466,8 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
     count = write_parquet_file(s.file, schema, rows.batches, writer_options,
                                device_encode ? state.device_pool.get() : nullptr);
   } else if (format == "kcol") {
-    count = io::write_kcol_file(s.file, schema, rows.batches, writer_options);
+    count = io::write_kcol_file(s.file, schema, rows.batches, writer_options,
+                                device_encode ? state.device_pool.get() : nullptr);
   } else if (format == "csv") {
     if (!writer_options.empty()) {
       throw InvalidInput("COPY to CSV has no option '" + writer_options.front().first + "'", "22023", s.position);

@@ -22,8 +22,11 @@ namespace kestrel::io {
 /// "row_group_size"), every chunk encoded in parallel. Goes to a hidden temporary file renamed into place when
 /// complete. Returns the rows written. Throws InvalidInput for an unknown option, NotImplemented for types kcol
 /// lacks, IoError when writing fails (the temporary file is removed).
+/// With `device_mr`, batches may be in device memory: their chunks are encoded on the GPU (scratch from
+/// `device_mr`; string bytes then stay uncompressed) and only the finished sections are copied to the host.
 size_t write_kcol_file(const std::string& path, const Schema& schema, const std::vector<Batch>& batches,
-                       const std::vector<std::pair<std::string, std::string>>& options);
+                       const std::vector<std::pair<std::string, std::string>>& options,
+                       gpu::MemoryResource* device_mr = nullptr);
 
 /// One kcol file, its footer decoded and checked. Immutable and thread-safe.
 class KcolFile {

@@ -15,6 +15,16 @@
 #include "io/kcol/kcol_file.hpp"
 #include "io/parquet/parallel_decode.hpp"
 
+#if KESTREL_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/pinned_pool.hpp"
+#include "gpu/stream.hpp"
+#include "gpu/stream_pool.hpp"
+#include "io/kcol/kcol_encode_device.hpp"
+#endif
+
 namespace kestrel::io {
 
 using kcol::ChunkMeta;
@@ -227,10 +237,236 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
 
 std::string errno_text() { return std::strerror(errno); }
 
+#if KESTREL_WITH_CUDA
+
+/// The GPU twin of encode_chunk for slices of device columns: the same sections in the same order, built on the
+/// device (PACKED blocks a warp each), copied back once. String bytes stay uncompressed (zstd is optional in the
+/// format); DICTIONARY is chosen when the slices share one dictionary column of at most kMaxDictionaryEntries entries
+/// (its unused entries are kept), STRINGS otherwise.
+EncodedChunk encode_chunk_on_device(const kcol::ColumnInfo& info, const std::vector<Slice>& slices, size_t rows,
+                                    gpu::Stream stream, gpu::MemoryResource& mr) {
+  EncodedChunk out;
+  const LogicalType& type = info.type;
+  std::vector<BufferPtr> held;
+  auto device = [&](size_t bytes) {
+    held.push_back(Buffer::allocate(std::max<size_t>(bytes, 8), mr, stream));
+    return held.back()->as<uint8_t>();
+  };
+  gpu::SyncOnError sync_on_error(stream);
+  auto slice_of = [](const Slice& s) {
+    kcol::DeviceSlice d;
+    const Column& c = *s.column;
+    d.validity = c.null_count() > 0 && c.validity() ? c.validity()->as<uint8_t>() : nullptr;
+    d.first = s.begin;
+    d.count = s.count;
+    return d;
+  };
+  uint8_t* valid = device(rows);
+  const uint64_t blocks = (rows + kcol::kBlockValues - 1) / kcol::kBlockValues;
+  // Codes or values as i64 for PACKED chunks; string sections; PLAIN values.
+  int64_t* values = nullptr;
+  uint8_t* plain = nullptr;
+  uint64_t* string_offsets = nullptr;
+  const Column* dictionary = nullptr;
+  enum class Kind { kPacked, kDictionary, kStrings, kPlain } kind;
+  if (kcol::packed_type(type)) {
+    kind = Kind::kPacked;
+  } else if (type.id() == TypeId::kVarchar) {
+    dictionary = slices.front().column->dictionary().get();
+    bool shared = dictionary != nullptr && dictionary->length() > 0 && dictionary->length() <= kMaxDictionaryEntries;
+    for (const Slice& s : slices) shared = shared && s.column->dictionary().get() == dictionary;
+    kind = shared ? Kind::kDictionary : Kind::kStrings;
+  } else {
+    kind = Kind::kPlain;
+  }
+  {
+    uint64_t at = 0;
+    if (kind == Kind::kPacked || kind == Kind::kDictionary) values = reinterpret_cast<int64_t*>(device(rows * 8));
+    if (kind == Kind::kPlain) plain = device(rows * type.physical_width());
+    uint64_t* lengths = kind == Kind::kStrings ? reinterpret_cast<uint64_t*>(device(rows * 8)) : nullptr;
+    for (const Slice& s : slices) {
+      kcol::DeviceSlice d = slice_of(s);
+      d.at = at;
+      const Column& c = *s.column;
+      if (kind == Kind::kStrings) {
+        d.dictionary = c.is_dictionary() ? 1 : 0;
+        const Column& strings = c.is_dictionary() ? *c.dictionary() : c;
+        d.values = c.is_dictionary() ? c.values()->as<uint8_t>() : nullptr;
+        d.offsets = strings.offsets()->as<int64_t>();
+        d.chars = strings.values() ? strings.values()->as<uint8_t>() : nullptr;
+        kcol::string_lengths_gpu(d, lengths, valid, stream);
+      } else {
+        d.values = c.values()->as<uint8_t>();
+        d.width = kind == Kind::kDictionary ? 4 : static_cast<int32_t>(type.physical_width());
+        d.boolean = type.id() == TypeId::kBoolean ? 1 : 0;
+        if (kind == Kind::kPlain) {
+          kcol::gather_plain_gpu(d, plain, valid, stream);
+        } else {
+          kcol::gather_i64_gpu(d, values, valid, stream);
+        }
+      }
+      at += s.count;
+    }
+    if (kind == Kind::kStrings) {
+      string_offsets = reinterpret_cast<uint64_t*>(device((rows + 1) * 8));
+      kcol::running_sum_gpu(lengths, rows, string_offsets, stream, mr);
+    }
+  }
+  // Validity, block bounds; then the sizes the host needs.
+  uint8_t* bitmap = device((rows + 7) / 8);
+  auto* valid_count = reinterpret_cast<unsigned long long*>(device(8));
+  KESTREL_CUDA_CHECK(cudaMemsetAsync(valid_count, 0, 8, stream.handle()));
+  kcol::bitmap_from_valid_gpu(valid, rows, bitmap, valid_count, stream);
+  kcol::BlockHeader* headers = nullptr;
+  uint64_t* word_offsets = nullptr;
+  uint8_t* seen = nullptr;
+  uint32_t* words = nullptr;
+  if (values != nullptr) {
+    headers = reinterpret_cast<kcol::BlockHeader*>(device(blocks * sizeof(kcol::BlockHeader)));
+    auto* word_counts = reinterpret_cast<uint64_t*>(device(blocks * 8));
+    seen = device(blocks);
+    word_offsets = reinterpret_cast<uint64_t*>(device((blocks + 1) * 8));
+    kcol::block_bounds_gpu(values, valid, rows, headers, word_counts, seen, stream);
+    kcol::running_sum_gpu(word_counts, blocks, word_offsets, stream, mr);
+    words = reinterpret_cast<uint32_t*>(device(blocks * kcol::kLanes * 64 * 4));  // room for 64-bit widths
+    kcol::pack_blocks_gpu(values, valid, rows, headers, word_offsets, words, stream);
+  }
+  gpu::PinnedBlock sizes = gpu::acquire_pinned(64);
+  auto* size_words = reinterpret_cast<uint64_t*>(sizes.data());
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(size_words, valid_count, 8, cudaMemcpyDeviceToHost, stream.handle()));
+  if (words != nullptr) {
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(size_words + 1, word_offsets + blocks, 8, cudaMemcpyDeviceToHost,
+                                       stream.handle()));
+  }
+  if (string_offsets != nullptr) {
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(size_words + 2, string_offsets + rows, 8, cudaMemcpyDeviceToHost,
+                                       stream.handle()));
+  }
+  int64_t dictionary_first = 0, dictionary_last = 0;
+  if (kind == Kind::kDictionary) {
+    const int64_t* o = dictionary->offsets()->as<int64_t>();
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(size_words + 3, o, 8, cudaMemcpyDeviceToHost, stream.handle()));
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(size_words + 4, o + dictionary->length(), 8, cudaMemcpyDeviceToHost,
+                                       stream.handle()));
+  }
+  stream.synchronize();
+  const uint64_t nulls = rows - size_words[0];
+  const uint64_t word_total = words != nullptr ? size_words[1] : 0;
+  uint64_t string_bytes = string_offsets != nullptr ? size_words[2] : 0;
+  if (kind == Kind::kDictionary) {
+    std::memcpy(&dictionary_first, size_words + 3, 8);
+    std::memcpy(&dictionary_last, size_words + 4, 8);
+  }
+  if (nulls > 0 && !info.nullable) throw InvalidInput("column '" + info.name + "' is NOT NULL but holds a NULL");
+  uint8_t* bytes = nullptr;
+  if (kind == Kind::kStrings) {
+    bytes = device(string_bytes);
+    uint64_t at = 0;
+    for (const Slice& s : slices) {
+      kcol::DeviceSlice d = slice_of(s);
+      d.at = at;
+      const Column& c = *s.column;
+      d.dictionary = c.is_dictionary() ? 1 : 0;
+      const Column& strings = c.is_dictionary() ? *c.dictionary() : c;
+      d.values = c.is_dictionary() ? c.values()->as<uint8_t>() : nullptr;
+      d.offsets = strings.offsets()->as<int64_t>();
+      d.chars = strings.values() ? strings.values()->as<uint8_t>() : nullptr;
+      kcol::copy_strings_gpu(d, string_offsets, bytes, stream);
+      at += s.count;
+    }
+  }
+
+  // The sections, in encode_chunk's order, copied back into one pinned block.
+  struct Section {
+    const void* src;
+    size_t size;
+    uint64_t* offset_field;
+  };
+  std::vector<Section> sections;
+  out.meta.null_count = nulls;
+  if (nulls > 0) {
+    out.meta.validity_size = (rows + 7) / 8;
+    sections.push_back({bitmap, out.meta.validity_size, &out.meta.validity_offset});
+  }
+  std::vector<uint64_t> entry_offsets;  // dictionary entries' offsets from 0 (host, from the dictionary's)
+  switch (kind) {
+    case Kind::kPacked:
+    case Kind::kDictionary:
+      if (kind == Kind::kDictionary) {
+        out.meta.encoding = Encoding::kDictionary;
+        out.meta.dictionary_entries = dictionary->length();
+        out.meta.aux_size = (dictionary->length() + 1) * 8;
+        sections.push_back({dictionary->offsets()->as<int64_t>(), out.meta.aux_size, &out.meta.aux_offset});
+        out.meta.aux2_size = static_cast<uint64_t>(dictionary_last - dictionary_first);
+        sections.push_back({dictionary->values() ? dictionary->values()->as<uint8_t>() + dictionary_first : nullptr,
+                            out.meta.aux2_size, &out.meta.aux2_offset});
+      } else {
+        out.meta.encoding = Encoding::kPacked;
+      }
+      out.meta.block_count = blocks;
+      sections.push_back({headers, blocks * sizeof(kcol::BlockHeader), &out.meta.blocks_offset});
+      out.meta.data_size = word_total * 4;
+      sections.push_back({words, out.meta.data_size, &out.meta.data_offset});
+      break;
+    case Kind::kStrings:
+      out.meta.encoding = Encoding::kStrings;
+      out.meta.aux_size = (rows + 1) * 8;
+      sections.push_back({string_offsets, out.meta.aux_size, &out.meta.aux_offset});
+      out.meta.data_size = string_bytes;
+      sections.push_back({bytes, string_bytes, &out.meta.data_offset});
+      break;
+    case Kind::kPlain:
+      out.meta.encoding = Encoding::kPlain;
+      out.meta.data_size = rows * type.physical_width();
+      sections.push_back({plain, out.meta.data_size, &out.meta.data_offset});
+      break;
+  }
+  size_t total = 0;
+  for (const Section& s : sections) total = (total + 7) / 8 * 8 + s.size;
+  gpu::PinnedBlock host = gpu::acquire_pinned(std::max<size_t>(total, 8));
+  {
+    size_t at = 0;
+    for (const Section& s : sections) {
+      at = (at + 7) / 8 * 8;
+      *s.offset_field = at;
+      if (s.size > 0) {
+        KESTREL_CUDA_CHECK(cudaMemcpyAsync(host.data() + at, s.src, s.size, cudaMemcpyDeviceToHost, stream.handle()));
+      }
+      at += s.size;
+    }
+  }
+  // Block headers for min/max (PACKED; DICTIONARY chunks keep 0, as on the CPU).
+  std::vector<uint8_t> block_seen(values != nullptr ? blocks : 0);
+  if (!block_seen.empty()) {
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(block_seen.data(), seen, blocks, cudaMemcpyDeviceToHost, stream.handle()));
+  }
+  stream.synchronize();
+  out.bytes.assign(host.data(), host.data() + total);
+  if (kind == Kind::kDictionary && dictionary_first != 0) {
+    // Entry offsets from 0.
+    auto* o = reinterpret_cast<uint64_t*>(out.bytes.data() + out.meta.aux_offset);
+    for (size_t i = 0; i <= dictionary->length(); ++i) o[i] -= static_cast<uint64_t>(dictionary_first);
+  }
+  if (kind == Kind::kPacked) {
+    const auto* h = reinterpret_cast<const kcol::BlockHeader*>(out.bytes.data() + out.meta.blocks_offset);
+    bool any = false;
+    for (uint64_t b = 0; b < blocks; ++b) {
+      if (block_seen[b] == 0) continue;
+      out.meta.min = any ? std::min(out.meta.min, h[b].base) : h[b].base;
+      out.meta.max = any ? std::max(out.meta.max, h[b].max) : h[b].max;
+      any = true;
+    }
+  }
+  return out;
+}
+
+#endif
+
 }  // namespace
 
 size_t write_kcol_file(const std::string& path, const Schema& schema, const std::vector<Batch>& batches,
-                       const std::vector<std::pair<std::string, std::string>>& options) {
+                       const std::vector<std::pair<std::string, std::string>>& options,
+                       gpu::MemoryResource* device_mr) {
   const std::string prefix = "kcol file '" + path + "': ";
   size_t row_group_rows = kDefaultRowGroupRows;
   for (const auto& [name, value] : options) {
@@ -253,7 +489,7 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
   }
   if (footer.columns.empty()) throw InvalidInput(prefix + "no columns");
   for (const Batch& b : batches) {
-    if (b.on_device()) throw InvalidInput(prefix + "kcol files are written from host batches");
+    if (b.on_device() && device_mr == nullptr) throw InvalidInput(prefix + "kcol files are written from host batches");
     footer.num_rows += b.num_rows();
   }
   // Row groups as slices of the batches.
@@ -284,6 +520,16 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
   std::vector<EncodedChunk> chunks(groups.size() * columns);
   parallel_for(chunks.size(), 0, [&](size_t i) {
     const size_t g = i / columns, c = i % columns;
+    bool device = false;
+    for (const Slice& s : groups[g][c]) device = device || s.column->on_device();
+#if KESTREL_WITH_CUDA
+    if (device) {
+      chunks[i] = encode_chunk_on_device(footer.columns[c], groups[g][c], static_cast<size_t>(footer.row_group_rows[g]),
+                                         gpu::driver_stream(), *device_mr);
+      return;
+    }
+#endif
+    if (device) throw NotImplemented(prefix + "this build of Kestrel has no GPU support");
     chunks[i] = encode_chunk(footer.columns[c], groups[g][c], static_cast<size_t>(footer.row_group_rows[g]));
   });
 
