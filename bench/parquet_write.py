@@ -34,6 +34,9 @@ def main():
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--host-encode", action="store_true", help="also time Kestrel with gpu_encode = false")
     p.add_argument("--no-duckdb", action="store_true")
+    p.add_argument("--kcol", action="store_true",
+                   help="also time Kestrel writing kcol (checked by Kestrel: per-column aggregates of the kcol file "
+                        "against the source's)")
     a = p.parse_args()
     import duckdb
 
@@ -98,9 +101,39 @@ def main():
                 path.unlink()
         else:
             check(name, path, best)
+    if a.kcol:
+        path = out / "kestrel.kcol"
+        script = f"SET threads = {a.threads};\n" + warm + f"COPY {a.table} TO '{path}';\n"
+        r = subprocess.run([a.kestrel, "--data", str(data), "--device", "gpu", "--no-gpu-fallback", "--timing",
+                            "--format", "csv", "-c", script], capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"kestrel kcol: failed: {r.stderr.strip()[-500:]}", flush=True)
+            results["kestrel kcol"] = (None, False)
+        else:
+            seconds = [float(t) / 1000 for t in re.findall(r"Run Time: ([0-9.]+) ms", r.stderr)][-1]
+            types = {row[0]: row[1] for row in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{source}')").fetchall()}
+            parts = []
+            for c in columns:
+                parts.append(f"count({c})")
+                parts.append(f"sum(length({c}))" if types[c].startswith("VARCHAR") else
+                             f"min({c}), max({c})" if types[c] == "DATE" else f"sum({c})")
+            check_sql = "SELECT " + ", ".join(parts) + " FROM {}"
+            outputs = []
+            for relation in (f"read_parquet('{source}')", f"read_kcol('{path}')"):
+                q = subprocess.run([a.kestrel, "--device", "cpu", "--format", "csv", "-c", check_sql.format(relation)],
+                                   capture_output=True, text=True)
+                outputs.append(q.stdout if q.returncode == 0 else q.stderr)
+            ok = outputs[0] == outputs[1]
+            size = path.stat().st_size
+            print(f"{'kestrel kcol':28s} {seconds:8.3f} s  {size / 2**30:6.2f} GiB  "
+                  f"{'same aggregates' if ok else 'DIFFERENT: ' + outputs[1][-300:]}", flush=True)
+            path.unlink()
+            results["kestrel kcol"] = (seconds, ok)
     if "duckdb" in results and results.get("kestrel gpu encode", (None,))[0]:
         d, k = results["duckdb"][0], results["kestrel gpu encode"][0]
         print(f"duckdb / kestrel gpu encode: {d / k:.2f}x")
+        if results.get("kestrel kcol", (None,))[0]:
+            print(f"duckdb / kestrel kcol: {d / results['kestrel kcol'][0]:.2f}x")
     shutil.rmtree(out, ignore_errors=True)
     return 0 if all(ok for _, ok in results.values()) else 1
 
