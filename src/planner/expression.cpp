@@ -90,6 +90,32 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kWidthBucket: return "width_bucket";
     case ScalarFunction::kRandom: return "random";
     case ScalarFunction::kTry: return "try";
+    case ScalarFunction::kSin: return "sin";
+    case ScalarFunction::kCos: return "cos";
+    case ScalarFunction::kTan: return "tan";
+    case ScalarFunction::kAsin: return "asin";
+    case ScalarFunction::kAcos: return "acos";
+    case ScalarFunction::kAtan: return "atan";
+    case ScalarFunction::kSinh: return "sinh";
+    case ScalarFunction::kCosh: return "cosh";
+    case ScalarFunction::kTanh: return "tanh";
+    case ScalarFunction::kAtan2: return "atan2";
+    case ScalarFunction::kIsNan: return "is_nan";
+    case ScalarFunction::kIsFinite: return "is_finite";
+    case ScalarFunction::kIsInfinite: return "is_infinite";
+    case ScalarFunction::kBitwiseAnd: return "bitwise_and";
+    case ScalarFunction::kBitwiseOr: return "bitwise_or";
+    case ScalarFunction::kBitwiseXor: return "bitwise_xor";
+    case ScalarFunction::kBitwiseNot: return "bitwise_not";
+    case ScalarFunction::kBitCount: return "bit_count";
+    case ScalarFunction::kJsonExtractScalar: return "json_extract_scalar";
+    case ScalarFunction::kJsonExtract: return "json_extract";
+    case ScalarFunction::kJsonArrayLength: return "json_array_length";
+    case ScalarFunction::kJsonSize: return "json_size";
+    case ScalarFunction::kJsonArrayGet: return "json_array_get";
+    case ScalarFunction::kJsonParse: return "json_parse";
+    case ScalarFunction::kJsonFormat: return "json_format";
+    case ScalarFunction::kIsJsonScalar: return "is_json_scalar";
   }
   return "?";
 }

@@ -79,6 +79,21 @@ enum class ScalarFunction : uint16_t {
   kWidthBucket,           ///< (DOUBLE x, DOUBLE bound1, DOUBLE bound2, BIGINT n) -> BIGINT bucket 0..n+1
   kRandom,                ///< () -> DOUBLE in [0, 1); (n) -> integer in [0, n) of n's type. Not deterministic.
   kTry,                   ///< try(x): x, or NULL on the rows where evaluating x raises a data error (InvalidInput)
+  // Presto functions, third slice (CPU only as well). JSON values are VARCHAR text (Kestrel has no JSON type).
+  kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kTanh,  ///< DOUBLE -> DOUBLE
+  kAtan2,                 ///< (DOUBLE y, DOUBLE x) -> DOUBLE
+  kIsNan, kIsFinite, kIsInfinite,  ///< DOUBLE -> BOOLEAN
+  kBitwiseAnd, kBitwiseOr, kBitwiseXor,  ///< (BIGINT, BIGINT) -> BIGINT
+  kBitwiseNot,            ///< BIGINT -> BIGINT
+  kBitCount,              ///< (BIGINT x, BIGINT bits) -> BIGINT 1 bits of x as a `bits`-bit two's complement
+  kJsonExtractScalar,     ///< (json, JSONPath) -> VARCHAR of the scalar there; NULL otherwise or for invalid JSON
+  kJsonExtract,           ///< (json, JSONPath) -> the JSON there, compact; NULL when absent or for invalid JSON
+  kJsonArrayLength,       ///< json -> BIGINT elements; NULL when not an array
+  kJsonSize,              ///< (json, JSONPath) -> BIGINT members of the object or array there, 0 for a scalar
+  kJsonArrayGet,          ///< (json, BIGINT index) -> JSON of the element (negative: from the end); NULL outside
+  kJsonParse,             ///< VARCHAR -> the JSON it holds, compact; an error when it is not JSON
+  kJsonFormat,            ///< json -> VARCHAR, compact; NULL for invalid JSON
+  kIsJsonScalar,          ///< json -> BOOLEAN: a number, string, boolean or null
 };
 
 /// False for functions whose value is not determined by their arguments (random): they are never folded into a

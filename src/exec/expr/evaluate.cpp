@@ -101,7 +101,33 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kDateParse:
     case ScalarFunction::kFormatDatetime: return presto_datetime_kernel(e, args, rows, ctx);
     case ScalarFunction::kWidthBucket:
-    case ScalarFunction::kRandom: return presto_math_kernel(e, args, rows, ctx);
+    case ScalarFunction::kRandom:
+    case ScalarFunction::kSin:
+    case ScalarFunction::kCos:
+    case ScalarFunction::kTan:
+    case ScalarFunction::kAsin:
+    case ScalarFunction::kAcos:
+    case ScalarFunction::kAtan:
+    case ScalarFunction::kSinh:
+    case ScalarFunction::kCosh:
+    case ScalarFunction::kTanh:
+    case ScalarFunction::kAtan2:
+    case ScalarFunction::kIsNan:
+    case ScalarFunction::kIsFinite:
+    case ScalarFunction::kIsInfinite:
+    case ScalarFunction::kBitwiseAnd:
+    case ScalarFunction::kBitwiseOr:
+    case ScalarFunction::kBitwiseXor:
+    case ScalarFunction::kBitwiseNot:
+    case ScalarFunction::kBitCount: return presto_math_kernel(e, args, rows, ctx);
+    case ScalarFunction::kJsonExtractScalar:
+    case ScalarFunction::kJsonExtract:
+    case ScalarFunction::kJsonArrayLength:
+    case ScalarFunction::kJsonSize:
+    case ScalarFunction::kJsonArrayGet:
+    case ScalarFunction::kJsonParse:
+    case ScalarFunction::kJsonFormat:
+    case ScalarFunction::kIsJsonScalar: return json_kernel(e, args, rows, ctx);
     case ScalarFunction::kTry: break;  // eval_function evaluates it (eval_try)
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));

@@ -29,7 +29,10 @@ Operand url_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t
 /// Presto's from_unixtime, to_unixtime, date_format, date_parse, format_datetime (presto_datetime_funcs.cpp).
 Operand presto_datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows,
                                EvalContext& ctx);
-/// Presto's width_bucket and random (presto_math_funcs.cpp). random's `rows` are the batch's rows even when its
+/// Presto's JSON functions over JSON text (json_funcs.cpp).
+Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Presto's width_bucket, random, trigonometric, is_nan/is_finite/is_infinite and bitwise functions
+/// (presto_math_funcs.cpp). random's `rows` are the batch's rows even when its
 /// arguments are constant, and its result is never constant.
 Operand presto_math_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// LIKE and NOT LIKE.

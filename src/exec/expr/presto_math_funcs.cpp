@@ -1,5 +1,6 @@
-// Presto's width_bucket and random on the CPU.
+// Presto's width_bucket, random, trigonometric, floating-point class and bitwise functions on the CPU.
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -90,6 +91,90 @@ Operand presto_math_kernel(const plan::Expr& e, const std::vector<Operand>& args
         case TypeId::kInteger: return random_below<int32_t>(e, args, rows, ctx);
         default: return random_below<int64_t>(e, args, rows, ctx);
       }
+    case ScalarFunction::kSin:
+    case ScalarFunction::kCos:
+    case ScalarFunction::kTan:
+    case ScalarFunction::kAsin:
+    case ScalarFunction::kAcos:
+    case ScalarFunction::kAtan:
+    case ScalarFunction::kSinh:
+    case ScalarFunction::kCosh:
+    case ScalarFunction::kTanh:
+    case ScalarFunction::kAtan2: {
+      // As in Presto: out-of-domain arguments give NaN, not an error.
+      const ScalarFunction f = e.function;
+      const double* x = args[0].data<double>();
+      const double* y = args.size() > 1 ? args[1].data<double>() : nullptr;
+      return map_rows_to_fixed<double>(e.type, args, rows, ctx, [&](size_t i, double& out) {
+        const double v = x[args[0].index(i)];
+        switch (f) {
+          case ScalarFunction::kSin: out = std::sin(v); break;
+          case ScalarFunction::kCos: out = std::cos(v); break;
+          case ScalarFunction::kTan: out = std::tan(v); break;
+          case ScalarFunction::kAsin: out = std::asin(v); break;
+          case ScalarFunction::kAcos: out = std::acos(v); break;
+          case ScalarFunction::kAtan: out = std::atan(v); break;
+          case ScalarFunction::kSinh: out = std::sinh(v); break;
+          case ScalarFunction::kCosh: out = std::cosh(v); break;
+          case ScalarFunction::kTanh: out = std::tanh(v); break;
+          default: out = std::atan2(v, y[args[1].index(i)]); break;
+        }
+        return true;
+      });
+    }
+    case ScalarFunction::kIsNan:
+    case ScalarFunction::kIsFinite:
+    case ScalarFunction::kIsInfinite: {
+      const ScalarFunction f = e.function;
+      const double* x = args[0].data<double>();
+      return map_rows_to_fixed<uint8_t>(e.type, args, rows, ctx, [&](size_t i, uint8_t& out) {
+        const double v = x[args[0].index(i)];
+        out = f == ScalarFunction::kIsNan ? std::isnan(v) : f == ScalarFunction::kIsFinite ? std::isfinite(v)
+                                                                                             : std::isinf(v);
+        return true;
+      });
+    }
+    case ScalarFunction::kBitwiseAnd:
+    case ScalarFunction::kBitwiseOr:
+    case ScalarFunction::kBitwiseXor:
+    case ScalarFunction::kBitwiseNot:
+    case ScalarFunction::kBitCount: {
+      const ScalarFunction f = e.function;
+      const int64_t* a = args[0].data<int64_t>();
+      const int64_t* b = args.size() > 1 ? args[1].data<int64_t>() : nullptr;
+      return map_rows_to_fixed<int64_t>(e.type, args, rows, ctx, [&](size_t i, int64_t& out) {
+        const auto x = static_cast<uint64_t>(a[args[0].index(i)]);
+        if (f == ScalarFunction::kBitwiseNot) {
+          out = static_cast<int64_t>(~x);
+          return true;
+        }
+        const int64_t yv = b[args[1].index(i)];
+        const auto y = static_cast<uint64_t>(yv);
+        switch (f) {
+          case ScalarFunction::kBitwiseAnd: out = static_cast<int64_t>(x & y); break;
+          case ScalarFunction::kBitwiseOr: out = static_cast<int64_t>(x | y); break;
+          case ScalarFunction::kBitwiseXor: out = static_cast<int64_t>(x ^ y); break;
+          default: {
+            // bit_count(x, bits): x must fit a `bits`-bit two's complement number (Presto's rule).
+            if (yv < 2 || yv > 64) {
+              throw InvalidInput("bit_count: bits must be between 2 and 64, got " + std::to_string(yv), "22023");
+            }
+            const auto sx = static_cast<int64_t>(x);
+            if (yv < 64) {
+              const int64_t lo = -(int64_t{1} << (yv - 1)), hi = (int64_t{1} << (yv - 1)) - 1;
+              if (sx < lo || sx > hi) {
+                throw InvalidInput("bit_count: " + std::to_string(sx) + " does not fit in " + std::to_string(yv) +
+                                       " bits",
+                                   "22023");
+              }
+            }
+            const uint64_t mask = yv == 64 ? ~uint64_t{0} : (uint64_t{1} << yv) - 1;
+            out = std::popcount(x & mask);
+          }
+        }
+        return true;
+      });
+    }
     default: throw InternalError(std::string("math function ") + plan::scalar_function_name(e.function));
   }
 }

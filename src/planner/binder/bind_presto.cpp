@@ -1,4 +1,5 @@
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,30 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
   if (call.name == "pi" || call.name == "e") {
     if (!call.args.empty()) wrong_arity(call);
     return make_constant(Value::double_value(call.name == "pi" ? M_PI : M_E));
+  }
+  if (call.name == "nan" || call.name == "infinity") {
+    if (!call.args.empty()) wrong_arity(call);
+    return make_constant(Value::double_value(call.name == "nan" ? std::numeric_limits<double>::quiet_NaN()
+                                                                : std::numeric_limits<double>::infinity()));
+  }
+  if (call.name == "degrees" || call.name == "radians") {
+    // x * 180 / pi or x * pi / 180, in DOUBLE.
+    if (call.args.size() != 1) wrong_arity(call);
+    ExprPtr x = Binder::cast_to(bind(*call.args[0], ctx), LogicalType(TypeId::kDouble), call.position);
+    const double factor = call.name == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
+    return make_scalar(ScalarFunction::kMultiply, {std::move(x), make_constant(Value::double_value(factor))},
+                       call.position);
+  }
+  if (call.name == "log") {
+    // log(b, x) = ln(x) / ln(b).
+    if (call.args.size() != 2) wrong_arity(call);
+    const LogicalType d(TypeId::kDouble);
+    ExprPtr b = Binder::cast_to(bind(*call.args[0], ctx), d, call.args[0]->position);
+    ExprPtr x = Binder::cast_to(bind(*call.args[1], ctx), d, call.args[1]->position);
+    return make_scalar(ScalarFunction::kDivide,
+                       {make_scalar(ScalarFunction::kLn, {std::move(x)}, call.position),
+                        make_scalar(ScalarFunction::kLn, {std::move(b)}, call.position)},
+                       call.position);
   }
   if (call.name == "current_date" || call.name == "current_timestamp" || call.name == "now") {
     if (!call.args.empty()) wrong_arity(call);

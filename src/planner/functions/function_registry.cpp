@@ -49,6 +49,11 @@ std::span<const FunctionCategory> function_categories() {
        "URLs are split as RFC 2396 describes: `[protocol:][//host[:port]][path][?query][#fragment]`. A text that is "
        "not a valid URI gives NULL. The path, query and fragment are returned with their %XX escapes decoded.",
        registry::url_functions()},
+      {"JSON functions",
+       "Kestrel has no JSON type yet: JSON values are VARCHAR text, and the functions that return JSON return it as "
+       "compact text. Paths are the JSONPath subset Presto accepts: `$`, then `.name`, `[\"name\"]` and `[index]` "
+       "steps. CPU only.",
+       registry::json_functions()},
       {"Date and time functions",
        "There is no TIMESTAMP WITH TIME ZONE type yet: every TIMESTAMP is read as UTC, and the functions that return "
        "the current time return a TIMESTAMP in UTC.",

@@ -169,8 +169,50 @@ constexpr FunctionEntry kUrl[] = {
             "url_extract_query('https://example.com/p?a=1&b=2#f')", "a=1&b=2"}),
 };
 
+constexpr std::string_view kJsonNull = "NULL when an argument is NULL or json is not valid JSON.";
+
+constexpr FunctionEntry kJson[] = {
+    scalar("is_json_scalar", F::kIsJsonScalar, 1, 1,
+           {"is_json_scalar(json VARCHAR) -> BOOLEAN",
+            "Whether json is a scalar (a number, string, boolean or null) rather than an array or object; an error "
+            "when it is not valid JSON.",
+            "NULL when json is NULL.", "is_json_scalar('[1, 2]')", "false"}),
+    scalar("json_array_get", F::kJsonArrayGet, 2, 2,
+           {"json_array_get(json VARCHAR, index BIGINT) -> VARCHAR (JSON)",
+            "Element index (from 0; negative counts from the end) of the JSON array json, as JSON text.",
+            "NULL when an argument is NULL, json is not an array or index is outside it.",
+            "json_array_get('[\"a\", [3, 9], 7]', 1)", "[3,9]"}),
+    scalar("json_array_length", F::kJsonArrayLength, 1, 1,
+           {"json_array_length(json VARCHAR) -> BIGINT", "The number of elements of the JSON array json.",
+            "NULL when json is NULL, not valid JSON or not an array.", "json_array_length('[1, 2, 3]')", "3"}),
+    scalar("json_extract", F::kJsonExtract, 2, 2,
+           {"json_extract(json VARCHAR, path VARCHAR) -> VARCHAR (JSON)",
+            "The value at the JSONPath path in json, as compact JSON text; an error for an invalid path.",
+            "NULL when an argument is NULL, json is not valid JSON or path leads nowhere.",
+            "json_extract('{\"a\": {\"b\": [1, 2]}}', '$.a.b')", "[1,2]"}),
+    scalar("json_extract_scalar", F::kJsonExtractScalar, 2, 2,
+           {"json_extract_scalar(json VARCHAR, path VARCHAR) -> VARCHAR",
+            "The scalar at the JSONPath path in json as text: a string without its quotes, a number or a boolean as "
+            "written in JSON; an error for an invalid path.",
+            "NULL when an argument is NULL, json is not valid JSON, path leads nowhere or to an array, object or null.",
+            "json_extract_scalar('{\"user\": {\"name\": \"ada\"}}', '$.user.name')", "ada"}),
+    scalar("json_format", F::kJsonFormat, 1, 1,
+           {"json_format(json VARCHAR) -> VARCHAR", "json as compact JSON text.", kJsonNull,
+            "json_format('{ \"a\" : [1, 2] }')", "{\"a\":[1,2]}"}),
+    scalar("json_parse", F::kJsonParse, 1, 1,
+           {"json_parse(text VARCHAR) -> VARCHAR (JSON)",
+            "The JSON value text holds, as compact JSON text; an error when text is not valid JSON.",
+            "NULL when text is NULL.", "json_parse('[1, \"x\" , true]')", "[1,\"x\",true]"}),
+    scalar("json_size", F::kJsonSize, 2, 2,
+           {"json_size(json VARCHAR, path VARCHAR) -> BIGINT",
+            "The number of members or elements of the object or array at the JSONPath path in json; 0 for a scalar.",
+            "NULL when an argument is NULL, json is not valid JSON or path leads nowhere.",
+            "json_size('{\"x\": {\"a\": 1, \"b\": 2}}', '$.x')", "2"}),
+};
+
 }  // namespace
 
+std::span<const FunctionEntry> json_functions() { return kJson; }
 std::span<const FunctionEntry> string_functions() { return kStrings; }
 std::span<const FunctionEntry> regexp_functions() { return kRegexp; }
 std::span<const FunctionEntry> url_functions() { return kUrl; }

@@ -223,7 +223,33 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kFormatDatetime:
     case F::kWidthBucket:
     case F::kRandom:
-    case F::kTry: return detail::resolve_presto(f, args, pos);
+    case F::kTry:
+    case F::kSin:
+    case F::kCos:
+    case F::kTan:
+    case F::kAsin:
+    case F::kAcos:
+    case F::kAtan:
+    case F::kSinh:
+    case F::kCosh:
+    case F::kTanh:
+    case F::kAtan2:
+    case F::kIsNan:
+    case F::kIsFinite:
+    case F::kIsInfinite:
+    case F::kBitwiseAnd:
+    case F::kBitwiseOr:
+    case F::kBitwiseXor:
+    case F::kBitwiseNot:
+    case F::kBitCount: return detail::resolve_presto(f, args, pos);
+    case F::kJsonExtractScalar:
+    case F::kJsonExtract:
+    case F::kJsonArrayLength:
+    case F::kJsonSize:
+    case F::kJsonArrayGet:
+    case F::kJsonParse:
+    case F::kJsonFormat:
+    case F::kIsJsonScalar: return detail::resolve_presto_text(f, args, pos);
     case F::kEndsWith:
     case F::kLevenshteinDistance:
     case F::kHammingDistance:

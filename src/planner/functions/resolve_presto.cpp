@@ -54,8 +54,34 @@ ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>
       return {f, kInteger, {kVarchar}};
     case F::kCbrt:
     case F::kLog2:
+    case F::kSin:
+    case F::kCos:
+    case F::kTan:
+    case F::kAsin:
+    case F::kAcos:
+    case F::kAtan:
+    case F::kSinh:
+    case F::kCosh:
+    case F::kTanh:
       check(1, !args.empty() && is_numeric_or_null(args[0]));
       return {f, kDouble, {kDouble}};
+    case F::kAtan2:
+      check(2, args.size() == 2 && is_numeric_or_null(args[0]) && is_numeric_or_null(args[1]));
+      return {f, kDouble, {kDouble, kDouble}};
+    case F::kIsNan:
+    case F::kIsFinite:
+    case F::kIsInfinite:
+      check(1, !args.empty() && is_numeric_or_null(args[0]));
+      return {f, LogicalType(TypeId::kBoolean), {kDouble}};
+    case F::kBitwiseAnd:
+    case F::kBitwiseOr:
+    case F::kBitwiseXor:
+    case F::kBitCount:
+      check(2, args.size() == 2 && is_integral_or_null(args[0]) && is_integral_or_null(args[1]));
+      return {f, kBigInt, {kBigInt, kBigInt}};
+    case F::kBitwiseNot:
+      check(1, !args.empty() && is_integral_or_null(args[0]));
+      return {f, kBigInt, {kBigInt}};
     case F::kTruncate: {
       check(1, !args.empty() && is_numeric_or_null(args[0]));
       const LogicalType x = is_null_type(args[0]) ? kDouble : args[0];

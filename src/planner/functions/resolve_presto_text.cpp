@@ -44,6 +44,14 @@ ResolvedFunction resolve_presto_text(ScalarFunction f, const std::vector<Logical
     case F::kUrlExtractFragment: return {f, kVarchar, take(1, 1, 1)};
     case F::kUrlExtractPort: return {f, kBigInt, take(1, 1, 1)};
     case F::kUrlExtractParameter: return {f, kVarchar, take(2, 2, 2)};
+    case F::kJsonExtractScalar:
+    case F::kJsonExtract: return {f, kVarchar, take(2, 2, 2)};
+    case F::kJsonSize: return {f, kBigInt, take(2, 2, 2)};
+    case F::kJsonArrayLength: return {f, kBigInt, take(1, 1, 1)};
+    case F::kJsonArrayGet: return {f, kVarchar, take(2, 2, 1)};
+    case F::kJsonParse:
+    case F::kJsonFormat: return {f, kVarchar, take(1, 1, 1)};
+    case F::kIsJsonScalar: return {f, LogicalType(TypeId::kBoolean), take(1, 1, 1)};
     default: no_match(f, args, pos);
   }
 }

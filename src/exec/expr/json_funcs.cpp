@@ -1,0 +1,208 @@
+// Presto's JSON functions on the CPU, over JSON text in VARCHAR values (Kestrel has no JSON type): json_extract_scalar,
+// json_extract, json_size, json_array_length, json_array_get, json_parse, json_format, is_json_scalar. Paths are the
+// JSONPath subset Presto accepts: `$`, then `.name`, `["name"]` / `['name']` and `[index]` steps.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exec/expr/kernels.hpp"
+#include "exec/expr/row_map.hpp"
+
+namespace kestrel::exec {
+
+namespace {
+
+using plan::ScalarFunction;
+using Json = nlohmann::json;
+
+struct PathStep {
+  bool is_index = false;
+  std::string key;
+  int64_t index = 0;
+};
+
+[[noreturn]] void bad_path(std::string_view path) {
+  throw InvalidInput("invalid JSON path: '" + std::string(path) + "'", "22023");
+}
+
+std::vector<PathStep> parse_path(std::string_view path) {
+  size_t i = 0;
+  auto skip_spaces = [&] {
+    while (i < path.size() && path[i] == ' ') ++i;
+  };
+  skip_spaces();
+  if (i >= path.size() || path[i] != '$') bad_path(path);
+  ++i;
+  std::vector<PathStep> steps;
+  while (true) {
+    skip_spaces();
+    if (i == path.size()) return steps;
+    PathStep step;
+    if (path[i] == '.') {
+      ++i;
+      const size_t start = i;
+      while (i < path.size() && path[i] != '.' && path[i] != '[' && path[i] != ' ') ++i;
+      if (i == start) bad_path(path);
+      step.key = std::string(path.substr(start, i - start));
+    } else if (path[i] == '[') {
+      ++i;
+      skip_spaces();
+      if (i < path.size() && (path[i] == '"' || path[i] == '\'')) {
+        const char quote = path[i++];
+        const size_t start = i;
+        while (i < path.size() && path[i] != quote) ++i;
+        if (i == path.size()) bad_path(path);
+        step.key = std::string(path.substr(start, i - start));
+        ++i;
+      } else {
+        const size_t start = i;
+        while (i < path.size() && path[i] >= '0' && path[i] <= '9') ++i;
+        if (i == start || i - start > 18) bad_path(path);
+        step.is_index = true;
+        step.index = std::stoll(std::string(path.substr(start, i - start)));
+      }
+      skip_spaces();
+      if (i == path.size() || path[i] != ']') bad_path(path);
+      ++i;
+    } else {
+      bad_path(path);
+    }
+    steps.push_back(std::move(step));
+  }
+}
+
+/// The value at `steps` in `doc`, or null when a step does not lead anywhere.
+const Json* walk(const Json& doc, const std::vector<PathStep>& steps) {
+  const Json* at = &doc;
+  for (const PathStep& s : steps) {
+    if (s.is_index) {
+      if (!at->is_array() || s.index >= static_cast<int64_t>(at->size())) return nullptr;
+      at = &(*at)[static_cast<size_t>(s.index)];
+    } else {
+      if (!at->is_object()) return nullptr;
+      auto it = at->find(s.key);
+      if (it == at->end()) return nullptr;
+      at = &*it;
+    }
+  }
+  return at;
+}
+
+std::optional<Json> parse_json(std::string_view text) {
+  Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
+  if (doc.is_discarded()) return std::nullopt;
+  return doc;
+}
+
+/// Paths parsed once per distinct text (a constant path is parsed once per batch).
+class PathCache {
+ public:
+  const std::vector<PathStep>& get(std::string_view text) {
+    if (!valid_ || text != text_) {
+      steps_ = parse_path(text);
+      text_ = std::string(text);
+      valid_ = true;
+    }
+    return steps_;
+  }
+
+ private:
+  bool valid_ = false;
+  std::string text_;
+  std::vector<PathStep> steps_;
+};
+
+}  // namespace
+
+Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
+  if (any_null_constant(args)) return null_result(e.type, args, rows, ctx);
+  const StringReader text(args[0]);
+  const ScalarFunction f = e.function;
+  PathCache paths;
+  switch (f) {
+    case ScalarFunction::kJsonExtractScalar:
+    case ScalarFunction::kJsonExtract: {
+      const StringReader path(args[1]);
+      return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
+        const std::vector<PathStep>& steps = paths.get(path[i]);
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc) return false;
+        const Json* at = walk(*doc, steps);
+        if (at == nullptr) return false;
+        if (f == ScalarFunction::kJsonExtract) {
+          out += at->dump();
+          return true;
+        }
+        if (at->is_string()) {
+          out += at->get_ref<const std::string&>();
+        } else if (at->is_number() || at->is_boolean()) {
+          out += at->dump();
+        } else {
+          return false;  // arrays, objects and null are not scalars
+        }
+        return true;
+      });
+    }
+    case ScalarFunction::kJsonSize: {
+      const StringReader path(args[1]);
+      return map_rows_to_fixed<int64_t>(e.type, args, rows, ctx, [&](size_t i, int64_t& out) {
+        const std::vector<PathStep>& steps = paths.get(path[i]);
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc) return false;
+        const Json* at = walk(*doc, steps);
+        if (at == nullptr) return false;
+        out = at->is_array() || at->is_object() ? static_cast<int64_t>(at->size()) : 0;
+        return true;
+      });
+    }
+    case ScalarFunction::kJsonArrayLength:
+      return map_rows_to_fixed<int64_t>(e.type, args, rows, ctx, [&](size_t i, int64_t& out) {
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc || !doc->is_array()) return false;
+        out = static_cast<int64_t>(doc->size());
+        return true;
+      });
+    case ScalarFunction::kJsonArrayGet: {
+      const int64_t* index = args[1].data<int64_t>();
+      return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc || !doc->is_array()) return false;
+        int64_t k = index[args[1].index(i)];
+        const auto n = static_cast<int64_t>(doc->size());
+        if (k < 0) k += n;
+        if (k < 0 || k >= n) return false;
+        out += (*doc)[static_cast<size_t>(k)].dump();
+        return true;
+      });
+    }
+    case ScalarFunction::kJsonParse:
+    case ScalarFunction::kJsonFormat:
+      return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc) {
+          if (f == ScalarFunction::kJsonFormat) return false;
+          std::string shown(text[i].substr(0, 100));
+          throw InvalidInput("json_parse: cannot convert '" + shown + "' to JSON", "22P02");
+        }
+        out += doc->dump();
+        return true;
+      });
+    case ScalarFunction::kIsJsonScalar:
+      return map_rows_to_fixed<uint8_t>(e.type, args, rows, ctx, [&](size_t i, uint8_t& out) {
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc) {
+          std::string shown(text[i].substr(0, 100));
+          throw InvalidInput("is_json_scalar: '" + shown + "' is not JSON", "22P02");
+        }
+        out = doc->is_array() || doc->is_object() ? 0 : 1;
+        return true;
+      });
+    default: throw InternalError(std::string("JSON function ") + plan::scalar_function_name(e.function));
+  }
+}
+
+}  // namespace kestrel::exec
