@@ -43,6 +43,21 @@ AggregateInputs aggregate_inputs(const plan::LogicalAggregate& agg) {
       spec.input_type = call.argument->type;
       a.inputs.push_back(call.argument);
     }
+    for (const plan::SortKey& key : call.order) {
+      // A key that is the argument reads the argument's column (with DISTINCT every key is).
+      size_t column = a.inputs.size();
+      if (call.argument && key.expr->to_string() == call.argument->to_string()) {
+        column = *spec.argument;
+      } else {
+        a.inputs.push_back(key.expr);
+      }
+      spec.order.push_back({column, key.expr->type, {key.descending, key.nulls_first}});
+    }
+    spec.parameter = call.parameter;
+    if (call.filter) {
+      spec.filter = a.inputs.size();
+      a.inputs.push_back(call.filter);
+    }
     a.specs.push_back(spec);
   }
   for (size_t i = 0; i < agg.groups.size(); ++i) a.group_columns.push_back(i);

@@ -159,8 +159,22 @@ ExprPtr SqlParser::parse_function_call(std::vector<std::string> names, SourcePos
     }
     node->args = parse_expr_list();
   }
-  if (at_keyword("order")) fail_at(peek(), "ORDER BY inside a function call is not supported");
+  if (match_keyword("order")) {
+    expect_keyword("by", "after ORDER");
+    node->order_by = parse_order_by();
+  }
   expect_operator(")", "after the argument list");
+  if (at_keyword("within") && at_keyword("group", 1)) {
+    if (!node->order_by.empty()) fail_at(peek(), "ORDER BY is given both inside the call and in WITHIN GROUP");
+    advance();
+    advance();
+    expect_operator("(", "after WITHIN GROUP");
+    expect_keyword("order", "in WITHIN GROUP (");
+    expect_keyword("by", "after ORDER");
+    node->order_by = parse_order_by();
+    node->within_group = true;
+    expect_operator(")", "after the WITHIN GROUP ordering");
+  }
   if (at_keyword("filter") && at_operator("(", 1)) {
     advance();
     advance();

@@ -62,7 +62,16 @@ void SqlPrinter::print_call(const FunctionCall& call) {
   if (call.star) out_ += '*';
   if (call.distinct) out_ += "DISTINCT ";
   print_list(call.args);
+  if (!call.order_by.empty() && !call.within_group) {
+    out_ += " ORDER BY ";
+    print_order_items(call.order_by);
+  }
   out_ += ')';
+  if (call.within_group) {
+    out_ += " WITHIN GROUP (ORDER BY ";
+    print_order_items(call.order_by);
+    out_ += ')';
+  }
   if (call.filter) {
     out_ += " FILTER (WHERE ";
     print(*call.filter);

@@ -34,6 +34,12 @@ const char* aggregate_function_name(AggregateFunction f) {
     case AggregateFunction::kVarPop: return "var_pop";
     case AggregateFunction::kStddevSamp: return "stddev_samp";
     case AggregateFunction::kStddevPop: return "stddev_pop";
+    case AggregateFunction::kMaxBy: return "max_by";
+    case AggregateFunction::kMinBy: return "min_by";
+    case AggregateFunction::kStringAgg: return "string_agg";
+    case AggregateFunction::kPercentileCont: return "percentile_cont";
+    case AggregateFunction::kPercentileDisc: return "percentile_disc";
+    case AggregateFunction::kChecksum: return "checksum";
   }
   return "?";
 }
@@ -55,8 +61,27 @@ const char* join_type_name(JoinType t) {
 
 std::string AggregateCall::to_string() const {
   if (function == AggregateFunction::kCountStar) return "count(*)";
-  return std::string(aggregate_function_name(function)) + "(" + (distinct ? "DISTINCT " : "") +
-         (argument ? argument->to_string() : "") + ")";
+  std::string out = std::string(aggregate_function_name(function)) + "(" + (distinct ? "DISTINCT " : "") +
+                    (argument ? argument->to_string() : "");
+  // max_by's direction follows from its name; a percentile's key is its argument.
+  if (function == AggregateFunction::kMaxBy || function == AggregateFunction::kMinBy) {
+    return out + ", " + order.at(0).expr->to_string() + ")";
+  }
+  if (function == AggregateFunction::kPercentileCont || function == AggregateFunction::kPercentileDisc) {
+    return out + (order.at(0).descending ? " DESC, " : ", ") + parameter.to_string() + ")";
+  }
+  if (parameter.type().id() == TypeId::kVarchar && !parameter.is_null()) {
+    out += ", '" + parameter.as_string() + "'";
+  } else if (parameter.type().id() != TypeId::kNull) {
+    out += ", " + parameter.to_string();
+  }
+  for (size_t i = 0; i < order.size(); ++i) {
+    out += (i ? ", " : " ORDER BY ") + order[i].expr->to_string() + (order[i].descending ? " DESC" : "") +
+           (order[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  out += ")";
+  if (filter) out += " FILTER (WHERE " + filter->to_string() + ")";
+  return out;
 }
 
 std::string LogicalGet::label() const {
@@ -193,6 +218,8 @@ void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>&
       for (auto& e : agg.groups) visit(e);
       for (auto& a : agg.aggregates) {
         if (a.argument) visit(a.argument);
+        for (auto& k : a.order) visit(k.expr);
+        if (a.filter) visit(a.filter);
       }
       break;
     }

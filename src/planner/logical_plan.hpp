@@ -94,17 +94,48 @@ enum class AggregateFunction : uint8_t {
   kCountStar, kCount, kSum, kAvg, kMin, kMax, kAnyValue,
   // Of DOUBLE input (the binder casts), DOUBLE results; NULL below 2 (samples) or 1 (populations) values.
   kVarSamp, kVarPop, kStddevSamp, kStddevPop,
+  // CPU only (the GPU aggregation refuses them; see AggregateCall for their `order` and `parameter`).
+  kMaxBy, kMinBy, kStringAgg, kPercentileCont, kPercentileDisc, kChecksum,
 };
 const char* aggregate_function_name(AggregateFunction f);
+
+/// A sort key over the input columns.
+struct SortKey {
+  ExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;  ///< PostgreSQL default: NULLs last ascending, first descending
+};
 
 /// One aggregate: `function(DISTINCT? argument)`. Result types: count -> BIGINT; sum of integers -> BIGINT (or
 /// DECIMAL(38,0) for BIGINT inputs), of DECIMAL(p,s) -> DECIMAL(38,s), of floats -> DOUBLE; avg of integers and
 /// floats -> DOUBLE, of DECIMAL(p,s) -> DECIMAL(38, max(s, 6)) rounded half away from zero; min/max -> the input type.
+/// The ordered aggregates read `order` and `parameter`:
+///   max_by, min_by   the argument on the row that sorts first by `order` (one key, y: descending for max_by,
+///                    ascending for min_by); rows where y is NULL are skipped, a NULL argument is a value; among
+///                    rows with equal y the largest (max_by) or smallest (min_by) argument wins, NULL last. Result:
+///                    the argument's type.
+///   string_agg       the non-NULL VARCHAR arguments in the order of `order` (in arrival order without keys and
+///                    among equal keys), joined by `parameter` (VARCHAR; NULL gives NULL). Result: VARCHAR.
+///   percentile_cont  percentile `parameter` (DOUBLE in [0, 1]) of the non-NULL DOUBLE arguments, interpolated
+///                    between the two nearest ranks. Result: DOUBLE.
+///   percentile_disc  percentile `parameter` of the non-NULL arguments by nearest rank: the first value whose
+///                    cumulative share reaches it (the least value for 0). Result: the argument's type.
+///   For both percentiles `order` is one key, the argument itself; descending takes the percentile from the top.
+///   checksum         an order-independent 64-bit checksum of the argument's values, NULLs included (BIGINT).
+/// Every ordered aggregate is NULL on empty input.
 struct AggregateCall {
   AggregateFunction function = AggregateFunction::kCountStar;
   ExprPtr argument;  ///< null for count(*)
   bool distinct = false;
   LogicalType result_type;
+  /// The ordered aggregates' keys, over the same input as the argument. With `distinct`, every key is the argument.
+  std::vector<SortKey> order;
+  /// A constant of the call: string_agg's separator, the percentiles' fraction; NULL for the others.
+  Value parameter;
+  /// FILTER (WHERE ...) that the aggregation applies itself (BOOLEAN; rows where it is not TRUE are skipped), for
+  /// the aggregates that do not skip NULL arguments (checksum). Null otherwise: the binder folds FILTER into the
+  /// argument as CASE WHEN filter THEN argument END.
+  ExprPtr filter;
   std::string to_string() const;
 };
 
@@ -136,13 +167,6 @@ struct LogicalJoin final : LogicalNode {
   ExprPtr condition;  ///< may be null
   bool null_aware = false;  ///< NOT IN semantics for anti/mark joins
   std::string label() const override;
-};
-
-/// A sort key over the input columns.
-struct SortKey {
-  ExprPtr expr;
-  bool descending = false;
-  bool nulls_first = false;  ///< PostgreSQL default: NULLs last ascending, first descending
 };
 
 /// One window function call: `kind` (an aggregate: `aggregate`, whose argument is over the window's input) OVER

@@ -348,11 +348,11 @@ TEST_F(AggregateGpuTest, VarianceStatesMergeOnTheCpu) {
     EXPECT_EQ(back.column(0)->type(), LogicalType(TypeId::kBigInt));
     EXPECT_EQ(back.column(1)->type(), LogicalType(TypeId::kDouble));
     EXPECT_EQ(back.column(2)->type(), LogicalType(TypeId::kDouble));
-    auto merged = exec::make_aggregate_state(a.function, a.input_type);
+    auto merged = exec::make_aggregate_state(a);
     merged->resize(1);
     std::vector<uint32_t> ids(back.num_rows(), 0);
     merged->merge(ids.data(), back.columns(), back.num_rows());
-    auto raw = exec::make_aggregate_state(a.function, a.input_type);
+    auto raw = exec::make_aggregate_state(a);
     raw->resize(1);
     std::vector<uint32_t> row_ids(host.num_rows(), 0);
     raw->update(row_ids.data(), host.column(1).get(), host.num_rows());

@@ -190,6 +190,10 @@ ExprPtr clone(const Expr& expr) {
       node->args = clone_list(from.args);
       node->distinct = from.distinct;
       node->star = from.star;
+      for (const auto& item : from.order_by) {
+        node->order_by.push_back(OrderItem{clone(*item.expr), item.direction, item.nulls});
+      }
+      node->within_group = from.within_group;
       node->filter = clone_or_null(from.filter);
       if (from.over) {
         node->over = std::make_shared<WindowSpec>();

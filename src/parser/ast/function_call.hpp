@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "parser/ast/expr.hpp"
+#include "parser/ast/order_item.hpp"
 #include "parser/ast/type_name.hpp"
 
 namespace kestrel::ast {
@@ -13,7 +14,8 @@ namespace kestrel::ast {
 struct WindowSpec;  // query.hpp
 
 /// A function call `name(args)`, also aggregates: `count(*)` (star), `sum(DISTINCT x)`, `count(x) FILTER (WHERE
-/// c)`. COALESCE, NULLIF, GREATEST and LEAST are plain calls. The SQL special forms become calls too:
+/// c)`, ordered aggregates `string_agg(x, ',' ORDER BY y)` and `percentile_cont(0.5) WITHIN GROUP (ORDER BY x)`.
+/// COALESCE, NULLIF, GREATEST and LEAST are plain calls. The SQL special forms become calls too:
 ///   SUBSTRING(x FROM a [FOR b]) -> substring(x, a[, b]);  SUBSTRING(x FOR b) -> substring(x, 1, b);
 ///   POSITION(a IN b) -> position(a, b);
 ///   TRIM([BOTH] [chars] FROM x) -> trim(x[, chars]); LEADING -> ltrim(x[, chars]); TRAILING -> rtrim(x[, chars]).
@@ -31,6 +33,11 @@ struct FunctionCall final : Expr {
   bool distinct = false;
   /// f(*): count(*); `args` is empty.
   bool star = false;
+  /// ORDER BY of an ordered aggregate, written inside the parentheses or as WITHIN GROUP (ORDER BY ...) after them;
+  /// empty when absent.
+  std::vector<OrderItem> order_by;
+  /// Whether `order_by` was written as WITHIN GROUP (ORDER BY ...).
+  bool within_group = false;
   /// FILTER (WHERE ...) of an aggregate; null when absent.
   ExprPtr filter;
   /// OVER (...) of a window function call; null when absent.

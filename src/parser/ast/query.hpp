@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parser/ast/expr.hpp"
+#include "parser/ast/order_item.hpp"
 #include "parser/ast/table_ref.hpp"
 
 #include "parser/ast/node_casts.hpp"
@@ -114,17 +115,6 @@ struct CommonTableExpr {
   std::vector<std::string> columns;
   QueryPtr query;
   SourcePosition position;
-};
-
-enum class SortDirection : uint8_t { kAscending, kDescending };
-/// kDefault: not written (PostgreSQL puts NULLs last ascending and first descending).
-enum class NullOrder : uint8_t { kDefault, kNullsFirst, kNullsLast };
-
-/// One ORDER BY key. An integer Literal is an ordinal and a bare name may be a select alias (binder's job).
-struct OrderItem {
-  ExprPtr expr;
-  SortDirection direction = SortDirection::kAscending;
-  NullOrder nulls = NullOrder::kDefault;
 };
 
 /// A window frame: ROWS or RANGE from UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING (the parser

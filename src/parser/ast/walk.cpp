@@ -77,6 +77,7 @@ void visit_children(Expr& expr, Visit&& visit) {
     case ExprKind::kFunctionCall: {
       auto& node = expr.as<FunctionCall>();
       all(node.args);
+      for (auto& item : node.order_by) one(item.expr);
       one(node.filter);
       if (node.over) {
         all(node.over->partition_by);

@@ -5,6 +5,7 @@
 
 #include "common/decimal.hpp"
 #include "common/temporal.hpp"
+#include "planner/binder/ordered_aggregates.hpp"
 #include "planner/binder/presto_aggregates.hpp"
 #include "planner/functions/function_registry.hpp"
 #include "planner/functions/resolve_function.hpp"
@@ -161,7 +162,7 @@ ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
 bool ExprBinder::is_aggregate_name(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
          name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value() ||
-         is_presto_aggregate_name(name) || is_pair_aggregate_name(name);
+         is_presto_aggregate_name(name) || is_pair_aggregate_name(name) || is_ordered_aggregate_name(name);
 }
 
 bool ExprBinder::contains_aggregate(const ast::Expr& expr) {
@@ -569,6 +570,11 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
   if (call.filter) {
     throw BinderError("FILTER specified, but " + call.name + " is not an aggregate function", call.position, "42809");
   }
+  if (!call.order_by.empty()) {
+    throw BinderError(std::string(call.within_group ? "WITHIN GROUP" : "ORDER BY") + " specified, but " + call.name +
+                          " is not an aggregate function",
+                      call.position, "42809");
+  }
   if (call.name == "grouping") return bind_grouping(call, ctx);
   if (call.star || call.distinct) {
     throw BinderError(std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate functions",
@@ -632,6 +638,25 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
       a.argument = filtered(make_constant(Value::integer(1)));
     }
   } else {
+    if (!call.order_by.empty() && !is_ordered_aggregate_name(call.name)) {
+      throw BinderError(std::string(call.within_group ? "WITHIN GROUP" : "ORDER BY") + " is not allowed in " +
+                            call.name,
+                        call.position, "42601");
+    }
+    if (is_ordered_aggregate_name(call.name)) {
+      for (const auto& arg : call.args) {
+        if (contains_aggregate(*arg)) {
+          throw BinderError("aggregate function calls cannot be nested", arg->position, "42803");
+        }
+      }
+      for (const auto& item : call.order_by) {
+        if (contains_aggregate(*item.expr)) {
+          throw BinderError("aggregate function calls cannot be nested", item.expr->position, "42803");
+        }
+      }
+      auto bind_input = [&](const ast::Expr& e) { return bind(e, input); };
+      return register_call(agg, bind_ordered_aggregate(call, bind_input, filter));
+    }
     if (is_pair_aggregate_name(call.name)) {
       if (call.args.size() != 2) {
         throw BinderError("aggregate " + call.name + " takes two arguments (y, x)", call.position, "42883");
@@ -685,8 +710,13 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
   if (ctx.window == nullptr) {
     throw BinderError(std::string("window functions are not allowed in ") + ctx.clause, call.position, "42P20");
   }
-  if (is_pair_aggregate_name(call.name)) {
+  if (is_pair_aggregate_name(call.name) || is_ordered_aggregate_name(call.name)) {
     throw NotImplemented(call.name + " as a window function is not supported", call.position);
+  }
+  if (!call.order_by.empty()) {
+    throw NotImplemented(
+        std::string(call.within_group ? "WITHIN GROUP" : "ORDER BY") + " in window functions is not supported",
+        call.position);
   }
   if (call.filter) throw NotImplemented("FILTER on window functions is not supported", call.position);
   if (call.distinct) throw NotImplemented("DISTINCT in window functions is not supported", call.position);

@@ -20,6 +20,12 @@ constexpr FunctionEntry kAggregates[] = {
                                   "computed exactly (so within any maximum standard error e, which must be a constant "
                                   "in [0.0040625, 0.26]).", "NULL inputs are not counted; 0 when there are none.",
                                   "approx_distinct(x) FROM (VALUES (1), (2), (2), (NULL)) AS t(x)", "2"}),
+    aggregate("approx_percentile", {"approx_percentile(x, p DOUBLE) -> the type of x", "The percentile p of the "
+                                    "numbers x, computed exactly (as percentile_disc(p) WITHIN GROUP (ORDER BY x)): a "
+                                    "value of x, never an interpolation. p must be a constant in [0, 1]; Presto's "
+                                    "forms with weights, an accuracy or an array of percentiles are not supported.",
+                                    kSkipsNulls, "approx_percentile(x, 0.5) FROM (VALUES (1), (2), (3), (4)) AS t(x)",
+                                    "2"}),
     aggregate("avg", {"avg(x) -> DOUBLE, or DECIMAL(38, max(s, 6)) for DECIMAL(p, s)", "The mean of x.", kSkipsNulls,
                       "avg(x) FROM (VALUES (1), (2), (4)) AS t(x)", "2.3333333333333335"}),
     aggregate("bool_and", {"bool_and(b BOOLEAN) -> BOOLEAN", "Whether every b is true.", kSkipsNulls,
@@ -27,6 +33,12 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate_alias("every", "bool_and"),
     aggregate("bool_or", {"bool_or(b BOOLEAN) -> BOOLEAN", "Whether some b is true.", kSkipsNulls,
                           "bool_or(x > 1) FROM (VALUES (1), (2)) AS t(x)", "true"}),
+    aggregate("checksum", {"checksum(x) -> BIGINT", "An order-independent checksum of the values of x: the "
+                           "wrapping sum of a 64-bit hash of each value (equal values hash alike whatever their "
+                           "encoding). Presto returns 8 bytes as VARBINARY and hashes differently, so the values do "
+                           "not match Presto's; use it to compare data within Kestrel.",
+                           "NULL inputs count (they hash to a constant); NULL when there are no rows.",
+                           "checksum(x) = checksum(y) FROM (VALUES (1, 2), (2, 1)) AS t(x, y)", "true"}),
     aggregate("corr", {"corr(y, x) -> DOUBLE", "The correlation coefficient of the pairs (y, x) where neither is NULL.",
                        kPairs2, "corr(y, x) FROM (VALUES (1, 1), (2, 3), (3, 2)) AS t(y, x)", "0.5"}),
     aggregate("covar_pop", {"covar_pop(y, x) -> DOUBLE", "The population covariance of the pairs (y, x) where neither "
@@ -43,10 +55,41 @@ constexpr FunctionEntry kAggregates[] = {
                            "count_if(x > 1) FROM (VALUES (1), (2), (3)) AS t(x)", "2"}),
     aggregate("geometric_mean", {"geometric_mean(x) -> DOUBLE", "exp(avg(ln(x))): a 0 gives 0, a negative value NaN.",
                                  kSkipsNulls, "geometric_mean(x) FROM (VALUES (2), (8)) AS t(x)", "4.0"}),
+    aggregate("listagg", {"listagg(x VARCHAR[, sep VARCHAR]) [WITHIN GROUP (ORDER BY ...)] -> VARCHAR",
+                          "The values of x joined by sep (a constant, by default the empty string), in the order of "
+                          "WITHIN GROUP (ORDER BY ...) (without it, or among ties, in no set order). Trino's listagg; "
+                          "ON OVERFLOW is not supported (there is no length limit).",
+                          "NULL inputs are skipped; NULL when there is no other input or sep is NULL.",
+                          "listagg(x, ', ') WITHIN GROUP (ORDER BY x DESC) FROM (VALUES ('a'), ('b')) AS t(x)",
+                          "b, a"}),
     aggregate("max", {"max(x) -> the type of x", "The largest value of x.", kSkipsNulls,
                       "max(x) FROM (VALUES ('b'), ('a')) AS t(x)", "b"}),
+    aggregate("max_by", {"max_by(x, y) -> the type of x", "The value of x on the row with the largest y. Among rows "
+                         "with that y, the largest x (a NULL x only when all of them are NULL), so the result does not "
+                         "depend on the order of the rows; DISTINCT has no effect. Presto's max_by(x, y, n) is not "
+                         "supported.", "Rows with a NULL y are skipped; x may be NULL on the chosen row; NULL when "
+                         "no row has a y.", "max_by(x, y) FROM (VALUES ('a', 1), ('b', 3), ('c', 2)) AS t(x, y)", "b"}),
+    aggregate("median", {"median(x) -> DOUBLE", "The median of the numbers x: percentile_cont(0.5) WITHIN GROUP (ORDER "
+                         "BY x), the mean of the two middle values for an even count.", kSkipsNulls,
+                         "median(x) FROM (VALUES (1), (2), (4), (10)) AS t(x)", "3.0"}),
     aggregate("min", {"min(x) -> the type of x", "The smallest value of x.", kSkipsNulls,
                       "min(x) FROM (VALUES ('b'), ('a')) AS t(x)", "a"}),
+    aggregate("min_by", {"min_by(x, y) -> the type of x", "The value of x on the row with the smallest y. Among rows "
+                         "with that y, the smallest x (a NULL x only when all of them are NULL); DISTINCT has no "
+                         "effect.", "Rows with a NULL y are skipped; x may be NULL on the chosen row; NULL when no "
+                         "row has a y.", "min_by(x, y) FROM (VALUES ('a', 1), ('b', 3), ('c', 2)) AS t(x, y)", "a"}),
+    aggregate("percentile_cont", {"percentile_cont(f DOUBLE) WITHIN GROUP (ORDER BY x [ASC | DESC]) -> DOUBLE",
+                                  "The percentile f of the numbers x, interpolated linearly between the values at "
+                                  "the two nearest ranks (position f * (count - 1) from the first, 0-based); DESC "
+                                  "counts from the largest. f must be a constant in [0, 1].", kSkipsNulls,
+                                  "percentile_cont(0.25) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (2), (3), (4)) "
+                                  "AS t(x)", "1.75"}),
+    aggregate("percentile_disc", {"percentile_disc(f DOUBLE) WITHIN GROUP (ORDER BY x [ASC | DESC]) -> the type of x",
+                                  "The percentile f of the values x by nearest rank: the first value, in the order "
+                                  "of the key, whose rank is at least f * count (the first value for f = 0). x may be "
+                                  "of any ordered type. f must be a constant in [0, 1].", kSkipsNulls,
+                                  "percentile_disc(0.5) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (2), (3), (4)) "
+                                  "AS t(x)", "2"}),
     aggregate("regr_avgx", {"regr_avgx(y, x) -> DOUBLE", "The mean of x over the pairs where neither is NULL.",
                             kPairs1, "regr_avgx(y, x) FROM (VALUES (1, 1), (NULL, 5), (3, 3)) AS t(y, x)", "2.0"}),
     aggregate("regr_avgy", {"regr_avgy(y, x) -> DOUBLE", "The mean of y over the pairs where neither is NULL.",
@@ -78,6 +121,11 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate_alias("stddev_samp", "stddev"),
     aggregate("stddev_pop", {"stddev_pop(x) -> DOUBLE", "The population standard deviation of x.", kSkipsNulls,
                              "stddev_pop(x) FROM (VALUES (1), (3)) AS t(x)", "1.0"}),
+    aggregate("string_agg", {"string_agg(x VARCHAR[, sep VARCHAR] [ORDER BY ...]) -> VARCHAR",
+                             "The values of x joined by sep (a constant, by default ','), in the order of ORDER BY "
+                             "(without it, or among ties, in no set order). With DISTINCT, the ORDER BY keys must be "
+                             "x.", "NULL inputs are skipped; NULL when there is no other input or sep is NULL.",
+                             "string_agg(x, '-' ORDER BY x) FROM (VALUES ('b'), (NULL), ('a')) AS t(x)", "a-b"}),
     aggregate("sum", {"sum(x) -> BIGINT for INTEGER and smaller, DECIMAL(38, 0) for BIGINT, DECIMAL(38, s) for "
                       "DECIMAL(p, s), DOUBLE for REAL and DOUBLE",
                       "The sum of x.", kSkipsNulls, "sum(x) FROM (VALUES (1), (2), (3)) AS t(x)", "6"}),

@@ -74,7 +74,12 @@ class ProjectionPruning {
         const auto& a = node.as<LogicalAggregate>();
         Columns child;
         for (const auto& g : a.groups) add_columns(child, g);
-        for (size_t j : kept_aggregates(a, req)) add_columns(child, a.aggregates[j].argument);
+        for (size_t j : kept_aggregates(a, req)) {
+          const AggregateCall& call = a.aggregates[j];
+          add_columns(child, call.argument);
+          for (const auto& k : call.order) add_columns(child, k.expr);
+          add_columns(child, call.filter);
+        }
         need(0, child);
         break;
       }
@@ -230,6 +235,8 @@ class ProjectionPruning {
     for (size_t j : kept_aggregates(a, req)) {
       AggregateCall call = a.aggregates[j];
       if (call.argument) call.argument = remap(call.argument, cm);
+      for (auto& k : call.order) k.expr = remap(k.expr, cm);
+      if (call.filter) call.filter = remap(call.filter, cm);
       m[groups + j] = groups + aggs.size();
       aggs.push_back(call);
       output.push_back(a.output[groups + j]);

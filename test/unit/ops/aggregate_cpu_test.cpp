@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "common/numeric_ops.hpp"
@@ -377,6 +379,128 @@ TEST(AggregateCpu, DispersionAcrossDriversAndPartialStates) {
     check(run_group_by(types, rows, {0}, aggs, threads, 37, false), "single threads=" + std::to_string(threads));
     check(run_partial_final(types, rows, aggs, false, threads), "partial/final threads=" + std::to_string(threads));
   }
+}
+
+}  // namespace
+}  // namespace kestrel::exec::test
+
+namespace kestrel::exec::test {
+namespace {
+
+/// An ordered aggregate over input column `arg` with `keys` (column, descending) and `parameter`.
+AggregateSpec ordered_spec(AggregateFunction f, size_t arg, const std::vector<LogicalType>& types,
+                           std::vector<std::pair<size_t, bool>> keys, Value parameter = Value()) {
+  AggregateSpec a = spec(f, arg, types[arg]);
+  for (auto [column, descending] : keys) a.order.push_back({column, types[column], SortOrder{descending, descending}});
+  a.parameter = std::move(parameter);
+  return a;
+}
+
+/// max_by(x, y) / min_by(x, y) of one group's rows: the best y, ties to the largest / smallest x, NULL x last.
+Value reference_max_by(const std::vector<const Row*>& rows, size_t x, size_t y, bool largest) {
+  const Row* best = nullptr;
+  auto better = [&](const Row& a, const Row& b) {
+    int c = compare_values(a[y], b[y]);
+    if (c == 0) {
+      if (a[x].is_null() || b[x].is_null()) return !a[x].is_null() && b[x].is_null();
+      c = compare_values(a[x], b[x]);
+    }
+    return largest ? c > 0 : c < 0;
+  };
+  for (const Row* r : rows) {
+    if (!(*r)[y].is_null() && (best == nullptr || better(*r, *best))) best = r;
+  }
+  return best ? (*best)[x] : Value::null(TypeId::kVarchar);
+}
+
+/// string_agg(x, ',' ORDER BY y, x DESC) of one group's rows (NULL y last, NULL x skipped).
+Value reference_string_agg(std::vector<const Row*> rows, size_t x, size_t y) {
+  std::erase_if(rows, [&](const Row* r) { return (*r)[x].is_null(); });
+  if (rows.empty()) return Value::null(TypeId::kVarchar);
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row* a, const Row* b) {
+    if ((*a)[y].is_null() != (*b)[y].is_null()) return (*b)[y].is_null();
+    const int c = compare_values((*a)[y], (*b)[y]);
+    return c != 0 ? c < 0 : compare_values((*a)[x], (*b)[x]) > 0;
+  });
+  std::string out;
+  for (size_t i = 0; i < rows.size(); ++i) out += (i ? "," : "") + (*rows[i])[x].as_string();
+  return Value::varchar(out);
+}
+
+/// percentile_cont(f) (interpolated) or percentile_disc(f) (nearest rank) of one group's values of column `c`.
+Value reference_percentile(const std::vector<const Row*>& rows, size_t c, double f, bool continuous) {
+  std::vector<Value> values;
+  for (const Row* r : rows) {
+    if (!(*r)[c].is_null()) values.push_back((*r)[c]);
+  }
+  if (values.empty()) return continuous ? Value::null(TypeId::kDouble) : Value::null(rows[0]->at(c).type());
+  std::sort(values.begin(), values.end(), [](const Value& a, const Value& b) { return compare_values(a, b) < 0; });
+  if (!continuous) {
+    const auto rank = static_cast<size_t>(std::ceil(f * static_cast<double>(values.size())));
+    return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+  }
+  const double position = f * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<size_t>(position);
+  const double low = values[below].as_double();
+  if (below + 1 >= values.size()) return Value::double_value(low);
+  return Value::double_value(low + (values[below + 1].as_double() - low) * (position - static_cast<double>(below)));
+}
+
+TEST(AggregateCpu, OrderedAggregatesAcrossDriversAndBatches) {
+  // Small domains: many ties of y and of x, NULLs everywhere, groups of every size.
+  const std::vector<LogicalType> types{TypeId::kInteger, TypeId::kVarchar, TypeId::kInteger, TypeId::kDouble};
+  const std::vector<Row> rows = random_rows(types, 2000, 99, 0.15);
+  const std::vector<AggregateSpec> aggs{
+      ordered_spec(AggregateFunction::kMaxBy, 1, types, {{2, true}}),
+      ordered_spec(AggregateFunction::kMinBy, 1, types, {{2, false}}),
+      ordered_spec(AggregateFunction::kStringAgg, 1, types, {{2, false}, {1, true}}, Value::varchar(",")),
+      ordered_spec(AggregateFunction::kPercentileCont, 3, types, {{3, false}}, Value::double_value(0.37)),
+      ordered_spec(AggregateFunction::kPercentileDisc, 2, types, {{2, false}}, Value::double_value(0.5)),
+      spec(AggregateFunction::kChecksum, 1, types[1])};
+  std::map<Row, std::vector<const Row*>, decltype(&rows_less)> groups(&rows_less);
+  for (const Row& r : rows) groups[Row{r[0]}].push_back(&r);
+  std::vector<Row> first;
+  for (int threads : {1, 4}) {
+    for (bool dictionary : {false, true}) {
+      const std::string what = "threads=" + std::to_string(threads) + " dict=" + std::to_string(dictionary);
+      std::vector<Row> actual = run_group_by(types, rows, {0}, aggs, threads, 37, dictionary);
+      ASSERT_EQ(actual.size(), groups.size()) << what;
+      std::sort(actual.begin(), actual.end(), rows_less);
+      for (const Row& row : actual) {
+        const auto& members = groups.at(Row{row[0]});
+        const std::string in = what + " group " + row[0].to_string();
+        EXPECT_EQ(row[1], reference_max_by(members, 1, 2, true)) << in;
+        EXPECT_EQ(row[2], reference_max_by(members, 1, 2, false)) << in;
+        EXPECT_EQ(row[3], reference_string_agg(members, 1, 2)) << in;
+        EXPECT_TRUE(values_close(row[4], reference_percentile(members, 3, 0.37, true))) << in;
+        EXPECT_EQ(row[5], reference_percentile(members, 2, 0.5, false)) << in;
+        EXPECT_FALSE(row[6].is_null()) << in;
+      }
+      // checksum: the same however the rows are split into drivers and batches and however strings are encoded.
+      if (first.empty()) {
+        first = actual;
+      } else {
+        for (size_t g = 0; g < actual.size(); ++g) EXPECT_EQ(actual[g][6], first[g][6]) << what;
+      }
+    }
+  }
+}
+
+TEST(AggregateCpu, MaxByAndChecksumThroughPartialStates) {
+  const std::vector<LogicalType> types{TypeId::kInteger, LogicalType::decimal(12, 2), TypeId::kDate};
+  const std::vector<Row> rows = random_rows(types, 700, 5, 0.2);
+  const std::vector<AggregateSpec> aggs{ordered_spec(AggregateFunction::kMaxBy, 1, types, {{2, true}}),
+                                        ordered_spec(AggregateFunction::kMinBy, 2, types, {{1, false}}),
+                                        spec(AggregateFunction::kChecksum, 1, types[1])};
+  for (int threads : {1, 4}) {
+    expect_same_rows(run_partial_final(types, rows, aggs, false, threads),
+                     run_group_by(types, rows, {0}, aggs, 1, 50, false),
+                     "partial/final threads=" + std::to_string(threads));
+  }
+  // string_agg and the percentiles keep every value: they have no partial state.
+  const std::vector<AggregateSpec> collecting{
+      ordered_spec(AggregateFunction::kPercentileDisc, 1, types, {{1, false}}, Value::double_value(0.5))};
+  EXPECT_THROW(run_partial_final(types, rows, collecting, false, 1), NotImplemented);
 }
 
 }  // namespace

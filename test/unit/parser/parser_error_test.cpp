@@ -75,6 +75,10 @@ TEST(ParserError, Unsupported) {
   EXPECT_EQ(syntax_error("SELECT sum(a) OVER (GROUPS UNBOUNDED PRECEDING) FROM t"),
             "1:21: GROUPS window frames are not supported");
   EXPECT_EQ(syntax_error("SELECT (1, 2)"), "1:10: row constructors like (a, b) are not supported");
+  EXPECT_EQ(syntax_error("SELECT listagg(s ORDER BY s) WITHIN GROUP (ORDER BY s) FROM t"),
+            "1:30: ORDER BY is given both inside the call and in WITHIN GROUP");
+  EXPECT_EQ(syntax_error("SELECT listagg(s) WITHIN GROUP (s) FROM t"),
+            "1:33: expected ORDER in WITHIN GROUP (, found 's'");
 }
 
 TEST(ParserError, DepthIsBounded) {

@@ -145,6 +145,21 @@ TEST(ParserExpression, FunctionCalls) {
   EXPECT_TRUE(parse_expression("count(*)")->as<ast::FunctionCall>().star);
 }
 
+TEST(ParserExpression, OrderedAggregateCalls) {
+  EXPECT_EQ(expr_sql("string_agg(s, ',' ORDER BY a DESC, b)"), "string_agg(s, ',' ORDER BY a DESC, b)");
+  EXPECT_EQ(expr_sql("percentile_cont(0.5) within group (order by x nulls first)"),
+            "percentile_cont(0.5) WITHIN GROUP (ORDER BY x NULLS FIRST)");
+  auto call = parse_expression("listagg(s) WITHIN GROUP (ORDER BY s, t DESC) FILTER (WHERE s > 'a')");
+  const auto& f = call->as<ast::FunctionCall>();
+  EXPECT_TRUE(f.within_group);
+  ASSERT_EQ(f.order_by.size(), 2u);
+  EXPECT_EQ(f.order_by[1].direction, ast::SortDirection::kDescending);
+  EXPECT_NE(f.filter, nullptr);
+  auto inside = parse_expression("string_agg(s ORDER BY s)");
+  EXPECT_FALSE(inside->as<ast::FunctionCall>().within_group);
+  EXPECT_EQ(inside->as<ast::FunctionCall>().order_by.size(), 1u);
+}
+
 TEST(ParserExpression, NamesAndParameters) {
   auto column = parse_expression("T.\"Col\"");
   ASSERT_TRUE(column->is<ast::ColumnRef>());

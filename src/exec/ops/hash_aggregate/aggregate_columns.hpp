@@ -34,4 +34,13 @@ std::unique_ptr<AggregateState> make_sum_state(bool average, const LogicalType& 
 /// var_samp, var_pop, stddev_samp and stddev_pop accumulators of DOUBLE input (aggregate_variance.cpp).
 std::unique_ptr<AggregateState> make_variance_state(plan::AggregateFunction function);
 
+/// max_by and min_by accumulators (aggregate_max_by.cpp).
+std::unique_ptr<AggregateState> make_max_by_state(const AggregateSpec& spec);
+
+/// string_agg, percentile_cont and percentile_disc accumulators, which keep every value (aggregate_ordered_values.cpp).
+std::unique_ptr<AggregateState> make_ordered_values_state(const AggregateSpec& spec);
+
+/// checksum accumulators (aggregate_checksum.cpp).
+std::unique_ptr<AggregateState> make_checksum_state();
+
 }  // namespace kestrel::exec::aggregate_detail

@@ -37,6 +37,21 @@ ColumnPtr string_column(const std::string* values, const uint8_t* has, size_t co
 
 }  // namespace aggregate_detail
 
+void AggregateState::update_ordered(const uint32_t* ids, const Column* argument,
+                                    const std::vector<const Column*>& keys, size_t rows) {
+  KESTREL_CHECK_MSG(keys.empty(), "this aggregate takes no order keys");
+  update(ids, argument, rows);
+}
+
+void AggregateState::merge_from(const AggregateState& other, const std::vector<uint32_t>& ids) {
+  // In slices, so the exported state stays small next to the accumulators.
+  constexpr size_t kSlice = size_t{1} << 14;
+  for (size_t first = 0; first < ids.size(); first += kSlice) {
+    const size_t count = std::min(kSlice, ids.size() - first);
+    merge(ids.data() + first, other.export_state(first, count), count);
+  }
+}
+
 namespace {
 
 using aggregate_detail::fixed_column;
@@ -187,7 +202,17 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
       return TypeId::kDouble;
     case AggregateFunction::kMin:
     case AggregateFunction::kMax:
-    case AggregateFunction::kAnyValue: return input;
+    case AggregateFunction::kAnyValue:
+    case AggregateFunction::kMaxBy:
+    case AggregateFunction::kMinBy:
+    case AggregateFunction::kPercentileDisc: return input;
+    case AggregateFunction::kStringAgg:
+      if (input.id() == TypeId::kVarchar) return input;
+      break;
+    case AggregateFunction::kPercentileCont:
+      if (input.id() == TypeId::kDouble) return input;
+      break;
+    case AggregateFunction::kChecksum: return TypeId::kBigInt;
     case AggregateFunction::kVarSamp:
     case AggregateFunction::kVarPop:
     case AggregateFunction::kStddevSamp:
@@ -198,7 +223,21 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
   throw NotImplemented(std::string(plan::aggregate_function_name(function)) + " of " + input.to_string());
 }
 
-std::vector<LogicalType> aggregate_state_types(AggregateFunction function, const LogicalType& input) {
+bool is_ordered_aggregate(AggregateFunction function) {
+  switch (function) {
+    case AggregateFunction::kMaxBy:
+    case AggregateFunction::kMinBy:
+    case AggregateFunction::kStringAgg:
+    case AggregateFunction::kPercentileCont:
+    case AggregateFunction::kPercentileDisc:
+    case AggregateFunction::kChecksum: return true;
+    default: return false;
+  }
+}
+
+std::vector<LogicalType> aggregate_state_types(const AggregateSpec& spec) {
+  const AggregateFunction function = spec.function;
+  const LogicalType& input = spec.input_type;
   if (function == AggregateFunction::kAvg) {
     aggregate_result_type(function, input);  // rejects unsupported inputs
     LogicalType sum = input.id() == TypeId::kDecimal ? LogicalType::decimal(38, input.scale())
@@ -213,12 +252,26 @@ std::vector<LogicalType> aggregate_state_types(AggregateFunction function, const
     case AggregateFunction::kStddevPop:
       aggregate_result_type(function, input);
       return {TypeId::kBigInt, TypeId::kDouble, TypeId::kDouble};  // count, mean, sum of squared deviations
+    case AggregateFunction::kMaxBy:
+    case AggregateFunction::kMinBy: {
+      std::vector<LogicalType> types{input};  // the best row: x, then y
+      for (const AggregateOrderKey& key : spec.order) types.push_back(key.type);
+      return types;
+    }
+    case AggregateFunction::kChecksum: return {TypeId::kBigInt, TypeId::kBigInt};  // checksum, rows
+    case AggregateFunction::kStringAgg:
+    case AggregateFunction::kPercentileCont:
+    case AggregateFunction::kPercentileDisc:
+      throw NotImplemented(std::string(plan::aggregate_function_name(function)) +
+                           " in partial or final aggregation mode");
     default: break;
   }
   return {aggregate_result_type(function, input)};
 }
 
-std::unique_ptr<AggregateState> make_aggregate_state(AggregateFunction function, const LogicalType& input) {
+std::unique_ptr<AggregateState> make_aggregate_state(const AggregateSpec& spec) {
+  const AggregateFunction function = spec.function;
+  const LogicalType& input = spec.input_type;
   aggregate_result_type(function, input);  // rejects unsupported inputs with NotImplemented
   switch (function) {
     case AggregateFunction::kCountStar:
@@ -232,6 +285,12 @@ std::unique_ptr<AggregateState> make_aggregate_state(AggregateFunction function,
     case AggregateFunction::kVarPop:
     case AggregateFunction::kStddevSamp:
     case AggregateFunction::kStddevPop: return aggregate_detail::make_variance_state(function);
+    case AggregateFunction::kMaxBy:
+    case AggregateFunction::kMinBy: return aggregate_detail::make_max_by_state(spec);
+    case AggregateFunction::kStringAgg:
+    case AggregateFunction::kPercentileCont:
+    case AggregateFunction::kPercentileDisc: return aggregate_detail::make_ordered_values_state(spec);
+    case AggregateFunction::kChecksum: return aggregate_detail::make_checksum_state();
   }
   throw InternalError("unknown aggregate function");
 }

@@ -1,6 +1,6 @@
 #pragma once
-/// Hash aggregation on the CPU: GROUP BY keys (any types, NULL keys grouping together) with count(*), count,
-/// sum, avg, min, max and any_value, each optionally DISTINCT.
+/// Hash aggregation on the CPU: GROUP BY keys (any types, NULL keys grouping together) with every aggregate of
+/// aggregate_state.hpp, each optionally DISTINCT.
 ///
 /// Wiring: pipeline A = input -> HashAggregateSink; pipeline B = HashAggregateSource(sink) -> ... with B depending
 /// on A. Each driver of A aggregates its morsels into a private table (partial aggregation); combine merges those
@@ -37,8 +37,9 @@ class AggregateHashTable {
   void add_states(const Batch& input);
   /// Merges another table's groups, accumulators and DISTINCT sets into this one (final aggregation).
   void merge(const AggregateHashTable& other);
-  /// Feeds the DISTINCT sets into their aggregates. Once, after the last add or merge.
-  void fold_distinct();
+  /// Feeds the DISTINCT sets into their aggregates and lets every aggregate finish. Once, after the last add or
+  /// merge, before results.
+  void finish();
 
   size_t group_count() const { return groups_.size(); }
   const GroupTable& groups() const { return groups_; }
@@ -49,8 +50,11 @@ class AggregateHashTable {
 
  private:
   void resize_states();
-  /// Merges the states of `other`'s groups [first, first + rows), which are this table's `ids`.
-  void merge_range(const AggregateHashTable& other, const std::vector<uint32_t>& ids, size_t first, size_t rows);
+  /// Adds `rows` raw rows to aggregate `a`: `columns` = [argument (null for count(*)), order keys...], `ids` their
+  /// groups, `keys` their group keys (read only by a DISTINCT aggregate).
+  void add_rows(size_t a, const std::vector<ColumnPtr>& keys, const uint32_t* ids,
+                const std::vector<ColumnPtr>& columns, size_t rows);
+  void fold_distinct();
 
   std::vector<AggregateSpec> aggregates_;
   GroupTable groups_;

@@ -24,7 +24,7 @@ bool is_distinct(const AggregateSpec& a) { return a.distinct && a.function != Ag
 AggregateHashTable::AggregateHashTable(std::vector<LogicalType> key_types, std::vector<AggregateSpec> aggregates)
     : aggregates_(std::move(aggregates)), groups_(key_types) {
   for (const auto& a : aggregates_) {
-    states_.push_back(make_aggregate_state(a.function, a.input_type));
+    states_.push_back(make_aggregate_state(a));
     if (is_distinct(a)) {
       std::vector<LogicalType> types = key_types;
       types.push_back(a.input_type);
@@ -47,19 +47,44 @@ void AggregateHashTable::add_input(const Batch& input, const std::vector<size_t>
   std::vector<uint32_t> ids;
   groups_.find_or_insert(keys, input.num_rows(), ids);
   resize_states();
-  std::vector<uint32_t> unused;
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     const auto& spec = aggregates_[a];
-    const Column* argument = spec.argument ? input.column(*spec.argument).get() : nullptr;
-    if (distinct_[a]) {
-      std::vector<ColumnPtr> distinct_keys = keys;
-      distinct_keys.push_back(input.column(*spec.argument));
-      distinct_[a]->find_or_insert(distinct_keys, input.num_rows(), unused);
-    } else {
-      states_[a]->update(ids.data(), spec.function == AggregateFunction::kCountStar ? nullptr : argument,
-                         input.num_rows());
+    std::vector<ColumnPtr> columns{spec.argument ? input.column(*spec.argument) : nullptr};
+    for (const AggregateOrderKey& key : spec.order) columns.push_back(input.column(key.column));
+    if (!spec.filter) {
+      add_rows(a, keys, ids.data(), columns, input.num_rows());
+      continue;
     }
+    // A FILTER the aggregation applies itself: only the rows where it is TRUE.
+    const RowIndices rows = true_rows(*input.column(*spec.filter));
+    if (rows.empty()) continue;
+    std::vector<uint32_t> row_ids(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) row_ids[i] = ids[rows[i]];
+    for (ColumnPtr& c : columns) {
+      if (c) c = gather_column(*c, rows);
+    }
+    std::vector<ColumnPtr> row_keys;
+    if (distinct_[a]) {
+      for (const ColumnPtr& k : keys) row_keys.push_back(gather_column(*k, rows));
+    }
+    add_rows(a, row_keys, row_ids.data(), columns, rows.size());
   }
+}
+
+void AggregateHashTable::add_rows(size_t a, const std::vector<ColumnPtr>& keys, const uint32_t* ids,
+                                  const std::vector<ColumnPtr>& columns, size_t rows) {
+  const AggregateSpec& spec = aggregates_[a];
+  if (distinct_[a]) {
+    std::vector<ColumnPtr> distinct_keys = keys;
+    distinct_keys.push_back(columns[0]);
+    std::vector<uint32_t> unused;
+    distinct_[a]->find_or_insert(distinct_keys, rows, unused);
+    return;
+  }
+  std::vector<const Column*> order;
+  for (size_t k = 1; k < columns.size(); ++k) order.push_back(columns[k].get());
+  states_[a]->update_ordered(ids, spec.function == AggregateFunction::kCountStar ? nullptr : columns[0].get(), order,
+                             rows);
 }
 
 void AggregateHashTable::add_states(const Batch& input) {
@@ -71,7 +96,7 @@ void AggregateHashTable::add_states(const Batch& input) {
   size_t column = k;
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (distinct_[a]) throw NotImplemented("DISTINCT aggregates in final aggregation mode");
-    size_t n = aggregate_state_types(aggregates_[a].function, aggregates_[a].input_type).size();
+    size_t n = aggregate_state_types(aggregates_[a]).size();
     std::vector<ColumnPtr> state(input.columns().begin() + static_cast<ptrdiff_t>(column),
                                  input.columns().begin() + static_cast<ptrdiff_t>(column + n));
     states_[a]->merge(ids.data(), state, input.num_rows());
@@ -79,26 +104,23 @@ void AggregateHashTable::add_states(const Batch& input) {
   }
 }
 
-void AggregateHashTable::merge_range(const AggregateHashTable& other, const std::vector<uint32_t>& ids, size_t first,
-                                     size_t rows) {
-  for (size_t a = 0; a < aggregates_.size(); ++a) {
-    if (distinct_[a]) continue;  // its state is built from the merged DISTINCT set by fold_distinct
-    states_[a]->merge(ids.data(), other.states_[a]->export_state(first, rows), rows);
-  }
-}
-
 void AggregateHashTable::merge(const AggregateHashTable& other) {
+  // This table's group of each of other's groups; then every aggregate merges all of them at once.
   std::vector<uint32_t> ids;
   if (groups_.key_types().empty()) {
     ids.assign(1, 0);
-    merge_range(other, ids, 0, 1);
   } else {
+    ids.resize(other.group_count());
+    std::vector<uint32_t> chunk_ids;
     for (size_t c = 0; c < other.groups_.chunk_count(); ++c) {
-      size_t rows = other.groups_.chunk_rows(c);
-      groups_.find_or_insert(other.groups_.chunk(c), rows, ids);
-      resize_states();
-      merge_range(other, ids, other.groups_.chunk_first(c), rows);
+      groups_.find_or_insert(other.groups_.chunk(c), other.groups_.chunk_rows(c), chunk_ids);
+      std::copy(chunk_ids.begin(), chunk_ids.end(), ids.begin() + static_cast<ptrdiff_t>(other.groups_.chunk_first(c)));
     }
+  }
+  resize_states();
+  for (size_t a = 0; a < aggregates_.size(); ++a) {
+    // A DISTINCT aggregate's state is built from the merged DISTINCT set by fold_distinct.
+    if (!distinct_[a]) states_[a]->merge_from(*other.states_[a], ids);
   }
   for (size_t a = 0; a < aggregates_.size(); ++a) {
     if (!distinct_[a]) continue;
@@ -120,10 +142,21 @@ void AggregateHashTable::fold_distinct() {
       std::vector<ColumnPtr> keys(columns.begin(), columns.begin() + static_cast<ptrdiff_t>(k));
       groups_.find(keys, set.chunk_rows(c), ids);
       for (uint32_t id : ids) KESTREL_CHECK_NE(id, GroupTable::kNoGroup);
-      states_[a]->update(ids.data(), columns[k].get(), set.chunk_rows(c));
+      // With DISTINCT an ordered aggregate's keys are its argument (the binder checks).
+      std::vector<const Column*> order;
+      for (const AggregateOrderKey& key : aggregates_[a].order) {
+        KESTREL_CHECK_EQ(key.column, *aggregates_[a].argument);
+        order.push_back(columns[k].get());
+      }
+      states_[a]->update_ordered(ids.data(), columns[k].get(), order, set.chunk_rows(c));
     }
     distinct_[a].reset();
   }
+}
+
+void AggregateHashTable::finish() {
+  fold_distinct();
+  for (auto& s : states_) s->finish();
 }
 
 std::vector<ColumnPtr> AggregateHashTable::results(size_t first, size_t count) const {
@@ -158,7 +191,7 @@ SchemaPtr make_output_schema(const Schema& input, const std::vector<size_t>& gro
   for (const auto& a : aggregates) {
     std::string name = plan::aggregate_function_name(a.function);
     if (mode == AggregateMode::kPartial) {
-      auto types = aggregate_state_types(a.function, a.input_type);
+      auto types = aggregate_state_types(a);
       for (size_t i = 0; i < types.size(); ++i) fields.push_back({name + "_state" + std::to_string(i), types[i], true});
     } else {
       fields.push_back({name, aggregate_result_type(a.function, a.input_type), true});
@@ -215,7 +248,7 @@ void HashAggregateSink::combine(LocalState& local, ExecContext&) {
 }
 
 void HashAggregateSink::finalize(ExecContext&) {
-  table_.fold_distinct();
+  table_.finish();
   keys_ = table_.groups().key_columns();
 }
 

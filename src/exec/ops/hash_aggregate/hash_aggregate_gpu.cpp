@@ -300,7 +300,7 @@ std::vector<size_t> first_columns(size_t count) {
 
 std::string sum_overflow_message(const AggregateSpec& a) {
   return std::string(a.function == AggregateFunction::kAvg ? "avg" : "sum") + " of " + a.input_type.to_string() +
-         " overflows " + aggregate_state_types(a.function, a.input_type).at(0).to_string();
+         " overflows " + aggregate_state_types(a).at(0).to_string();
 }
 
 bool is_distinct_aggregate(const AggregateSpec& a) {
@@ -312,7 +312,7 @@ std::vector<AggregateSpec> state_aggregates(const std::vector<AggregateSpec>& ag
   for (const AggregateSpec& a : aggregates) {
     if (!is_distinct_aggregate(a)) plain.push_back(a);
   }
-  if (plain.empty()) plain.push_back({AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt, false});
+  if (plain.empty()) plain.emplace_back(AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt);
   return plain;
 }
 
@@ -332,7 +332,7 @@ Batch partial_states(const Batch& input, const std::vector<size_t>& group_column
   std::vector<Reduction> reductions;
   for (const AggregateSpec& a : aggregates) {
     KESTREL_CHECK(!is_distinct_aggregate(a));
-    const auto types = aggregate_state_types(a.function, a.input_type);
+    const auto types = aggregate_state_types(a);
     const std::string name = plan::aggregate_function_name(a.function);
     auto field = [&](size_t i) { return Field{name + "_state" + std::to_string(i), types.at(i), true}; };
     if (a.function != AggregateFunction::kCountStar) KESTREL_CHECK(a.argument.has_value());
@@ -367,7 +367,7 @@ Batch merge_states(const Batch& states, size_t keys, const std::vector<Aggregate
   std::vector<Reduction> reductions;
   size_t c = keys;
   for (const AggregateSpec& a : aggregates) {
-    const size_t width = aggregate_state_types(a.function, a.input_type).size();
+    const size_t width = aggregate_state_types(a).size();
     KESTREL_CHECK_LE(c + width, states.num_columns());
     const Field& field = states.schema()->field(c);
     switch (a.function) {
@@ -571,6 +571,9 @@ void check_aggregate_gpu_supported(const Schema& input, const std::vector<size_t
     const std::string what = std::string(plan::aggregate_function_name(a.function)) + " of " + a.input_type.to_string();
     aggregate_result_type(a.function, a.input_type);  // NotImplemented for what no side aggregates
     if (a.function == AggregateFunction::kCountStar) continue;
+    if (is_ordered_aggregate(a.function) || !a.order.empty() || a.filter) {
+      throw NotImplemented("GPU aggregation: " + what + " (CPU only)");
+    }
     if (!a.argument.has_value()) throw InternalError("aggregate " + what + " without an argument column");
     KESTREL_CHECK_LT(*a.argument, input.size());
     if (input.field(*a.argument).type != a.input_type) {

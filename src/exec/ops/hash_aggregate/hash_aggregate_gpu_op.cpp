@@ -56,7 +56,7 @@ HashAggregateSinkGpu::HashAggregateSinkGpu(SchemaPtr input_schema, std::vector<s
   state_aggregates_ = state_aggregates(aggregates_);
   std::vector<Field> state_fields;
   for (const AggregateSpec& a : state_aggregates_) {
-    const auto types = aggregate_state_types(a.function, a.input_type);
+    const auto types = aggregate_state_types(a);
     const std::string name = plan::aggregate_function_name(a.function);
     for (size_t i = 0; i < types.size(); ++i) state_fields.push_back({name + "_state" + std::to_string(i), types[i]});
   }

@@ -566,7 +566,7 @@ Batch AggregateTableGpu::take_states(gpu::Stream stream, gpu::MemoryResource& mr
   if (host.back() != 0) {
     for (const AggregateSpec& a : m.aggregates) {
       if (a.function == AggregateFunction::kSum && !is_float(a.input_type) &&
-          aggregate_state_types(a.function, a.input_type).at(0).physical_width() == 8) {
+          aggregate_state_types(a).at(0).physical_width() == 8) {
         throw InvalidInput(sum_overflow_message(a));
       }
     }

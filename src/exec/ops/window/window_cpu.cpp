@@ -200,7 +200,7 @@ ColumnPtr WindowSink::compute(const WindowFunctionSpec& f, const Batch& all) con
   }
   const size_t groups = continues.size();
   const Column* argument = f.aggregate.argument ? all.column(*f.aggregate.argument).get() : nullptr;
-  std::unique_ptr<AggregateState> state = make_aggregate_state(f.aggregate.function, f.aggregate.input_type);
+  std::unique_ptr<AggregateState> state = make_aggregate_state(f.aggregate);
   state->resize(groups + 1);  // the last group is scratch for the scan below
   state->update(group_of.data(), argument, n);
   if (f.frame != Frame::kPartition && groups > 1) {
@@ -224,6 +224,7 @@ ColumnPtr WindowSink::compute(const WindowFunctionSpec& f, const Batch& all) con
       state->merge(targets.data(), state->export_state(0, count), count);
     }
   }
+  state->finish();
   return gather_column(*state->finalize(0, groups), group_of);
 }
 
