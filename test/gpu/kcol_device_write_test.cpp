@@ -45,18 +45,7 @@ TEST_F(KcolDeviceWrite, EveryStorableTypeReadsBackEqual) {
   std::vector<Batch> parts;
   for (const auto& ref : gpu->row_groups()) parts.push_back(gpu->read(ref, columns));
   const Batch back = concat_batches(parts, schema);
-  ASSERT_EQ(back.num_rows(), source.num_rows());
-  for (size_t c = 0; c < schema->size(); ++c) {
-    size_t mismatches = 0;
-    for (size_t r = 0; r < source.num_rows() && mismatches < 3; ++r) {
-      const std::string x = source.column(c)->value_at(r).to_string();
-      const std::string y = back.column(c)->value_at(r).to_string();
-      if (x != y) {
-        ++mismatches;
-        ADD_FAILURE() << "column " << schema->field(c).name << " row " << r << ": wrote " << x << ", read " << y;
-      }
-    }
-  }
+  expect_same_values(source, back, "device kcol writer");
   const auto& g = gpu->files().front()->footer();
   const auto& h = cpu->files().front()->footer();
   ASSERT_EQ(g.chunks.size(), h.chunks.size());

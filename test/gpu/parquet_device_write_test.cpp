@@ -108,23 +108,6 @@ class ParquetDeviceWrite : public GpuTest {
     return concat_batches(parts, data->project_schema(columns));
   }
 
-  void expect_equal(const Batch& source, const Batch& back, const std::string& what) {
-    ASSERT_EQ(source.num_rows(), back.num_rows()) << what;
-    ASSERT_EQ(source.num_columns(), back.num_columns()) << what;
-    for (size_t c = 0; c < source.num_columns(); ++c) {
-      size_t mismatches = 0;
-      for (size_t r = 0; r < source.num_rows() && mismatches < 3; ++r) {
-        const std::string x = source.column(c)->value_at(r).to_string();
-        const std::string y = back.column(c)->value_at(r).to_string();
-        if (x != y) {
-          ++mismatches;
-          ADD_FAILURE() << what << " column " << source.schema()->field(c).name << " row " << r << ": wrote " << x
-                        << ", read " << y.substr(0, 80);
-        }
-      }
-    }
-  }
-
   io::parquet::DeviceWriteStats stats_;
 };
 
@@ -141,7 +124,7 @@ TEST_F(ParquetDeviceWrite, EveryWritableTypeReadsBackEqualForEachCodecPath) {
     const std::string cpu_path = temp(std::string("cpu-") + codec + ".parquet");
     write(gpu_path, batches, options, true);
     write(cpu_path, batches, options, false);
-    expect_equal(source, read_back(gpu_path), std::string("device writer, ") + codec);
+    expect_same_values(source, read_back(gpu_path), std::string("device writer, ") + codec);
     // Statistics: the device path writes NULL counts everywhere and min/max for fixed-width columns, as the CPU
     // writer does.
     auto gpu_file = io::ParquetDataset::open(gpu_path);
@@ -179,7 +162,7 @@ TEST_F(ParquetDeviceWrite, DictionaryPastTheLimitIsWrittenPlainAndReadsBackEqual
   options.set("dictionary_size_limit", "4");
   const std::string path = temp("small-dictionary.parquet");
   write(path, {b}, options, true);
-  expect_equal(b, read_back(path), "dictionary over the limit");
+  expect_same_values(b, read_back(path), "dictionary over the limit");
 }
 
 TEST_F(ParquetDeviceWrite, NullInANotNullFieldFailsAsOnTheCpu) {

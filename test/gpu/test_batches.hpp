@@ -1,6 +1,8 @@
 #pragma once
 /// Generated batches with every Kestrel type, nulls and a dictionary-encoded column, for transfer tests.
 
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +26,25 @@ inline ColumnPtr rotated_dictionary_column(const std::vector<std::string>& strin
   auto index_column = Column::from_values(TypeId::kInteger, indices);
   return Column::make_dictionary(TypeId::kVarchar, choices.size(), index_column->values(), index_column->validity(),
                                  index_column->null_count(), Column::from_values(TypeId::kVarchar, dictionary));
+}
+
+/// Fails, naming `what`, the column and the row (three rows per column at most), where two host batches differ value
+/// by value (compared as text).
+inline void expect_same_values(const Batch& expected, const Batch& actual, const std::string& what) {
+  ASSERT_EQ(expected.num_rows(), actual.num_rows()) << what;
+  ASSERT_EQ(expected.num_columns(), actual.num_columns()) << what;
+  for (size_t c = 0; c < expected.num_columns(); ++c) {
+    size_t mismatches = 0;
+    for (size_t r = 0; r < expected.num_rows() && mismatches < 3; ++r) {
+      const std::string x = expected.column(c)->value_at(r).to_string();
+      const std::string y = actual.column(c)->value_at(r).to_string();
+      if (x != y) {
+        ++mismatches;
+        ADD_FAILURE() << what << " column " << expected.schema()->field(c).name << " row " << r << ": expected "
+                      << x.substr(0, 80) << ", got " << y.substr(0, 80);
+      }
+    }
+  }
 }
 
 /// The rows of a host batch as values.
