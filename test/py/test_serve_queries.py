@@ -24,24 +24,37 @@ LONG_QUERY = "SELECT count(*) FROM big AS l, big AS r WHERE (l.x * 31 + r.x * 17
 
 
 @pytest.fixture(scope="module")
-def server(kestrel_bin: Path, tmp_path_factory):
+def servers(kestrel_bin: Path, tmp_path_factory):
+    """One server with both protocols; yields {"pg": port, "trino": port}."""
     data = tmp_path_factory.mktemp("serve_queries")
     (data / "big").mkdir()
     pq.write_table(pa.table({"x": pa.array(range(300_000), pa.int64())}), data / "big" / "part-0.parquet")
-    process = subprocess.Popen([str(kestrel_bin), "serve", "--pg-port", "0", "--device", "cpu", "--data", str(data),
-                                "--query-timeout", str(TIMEOUT_S)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready, _, _ = select.select([process.stdout], [], [], 60)
-    line = process.stdout.readline() if ready else ""
-    if not line.startswith("pg: listening on 127.0.0.1:"):
+    process = subprocess.Popen([str(kestrel_bin), "serve", "--pg-port", "0", "--trino-port", "0", "--device", "cpu",
+                                "--data", str(data), "--query-timeout", str(TIMEOUT_S)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+    ports: dict[str, int] = {}
+    deadline = time.monotonic() + 60
+    while len(ports) < 2 and time.monotonic() < deadline and process.poll() is None:
+        ready, _, _ = select.select([process.stdout], [], [], 0.5)
+        if ready:
+            # Unbuffered: each line is read as it arrives, so select() sees the next one.
+            name, _, rest = process.stdout.readline().decode().partition(": listening on 127.0.0.1:")
+            if rest:
+                ports[name] = int(rest)
+    if sorted(ports) != ["pg", "trino"]:
         process.kill()
-        pytest.fail(f"kestrel serve did not report its port: {line!r}")
-    yield int(line.rsplit(":", 1)[1])
+        pytest.fail(f"kestrel serve reported {ports}")
+    yield ports
     process.terminate()
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+@pytest.fixture(scope="module")
+def server(servers):
+    return servers["pg"]
 
 
 def connect(port: int, user: str):
@@ -152,3 +165,19 @@ def test_settings_belong_to_the_session(server):
         with pytest.raises(psycopg.Error):
             a.execute("SET threads = 'many'")
         assert a.execute("SHOW threads").fetchall() == default
+
+
+def test_trino_clients_see_and_kill_statements_of_postgresql_clients(servers):
+    trino = pytest.importorskip("trino")
+    running, outcome = run_in_thread(servers["pg"], "frank", LONG_QUERY)
+    cursor = trino.dbapi.connect(host="127.0.0.1", port=servers["trino"], user="frank").cursor()
+
+    def frank_running():
+        cursor.execute("SHOW QUERIES")
+        return [r for r in cursor.fetchall() if r[1] == "frank" and r[2] == "running"]
+
+    rows = wait_for(frank_running)
+    cursor.execute(f"KILL QUERY {rows[0][0]}")
+    cursor.fetchall()
+    running.join(timeout=10)
+    assert outcome["error"].sqlstate == "57014" and "killed" in str(outcome["error"])
