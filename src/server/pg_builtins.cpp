@@ -60,6 +60,20 @@ std::string first_keyword(std::string_view sql) {
 }
 
 std::optional<std::string> transaction_statement(std::string_view sql, char& transaction) {
+  // Savepoints (clients such as psycopg set them inside transaction blocks): accepted like BEGIN and ROLLBACK, and
+  // ROLLBACK TO one leaves a failed block usable again. As for ROLLBACK, statements already ran and are not undone.
+  static const std::regex kSavepoint(
+      R"(\s*(savepoint|release(\s+savepoint)?|rollback\s+(work\s+|transaction\s+)?to(\s+savepoint)?)\s+("[^"]*"|[A-Za-z_][A-Za-z0-9_]*)\s*;?\s*)",
+      std::regex::icase);
+  std::match_results<std::string_view::const_iterator> m;
+  if (std::regex_match(sql.begin(), sql.end(), m, kSavepoint)) {
+    const std::string verb = words(std::string_view(&*m[1].first, static_cast<size_t>(m[1].length()))).front();
+    if (verb == "rollback") {
+      if (transaction == 'E') transaction = 'T';
+      return "ROLLBACK";
+    }
+    return verb == "savepoint" ? "SAVEPOINT" : "RELEASE";
+  }
   auto w = words(sql);
   if (w.empty()) return std::nullopt;
   bool block = w.size() == 1 || (w.size() == 2 && (w[1] == "transaction" || w[1] == "work"));
@@ -86,6 +100,12 @@ std::optional<StatementResult> builtin_query(std::string_view sql,
     return single_text_result("version", std::string("PostgreSQL ") + kServerVersion);
   }
   auto w = words(sql);
+  // Statements run one at a time and commit as they go: PostgreSQL's default level describes them best.
+  const bool isolation = (w.size() == 4 && w[0] == "show" && w[1] == "transaction" && w[2] == "isolation" &&
+                          w[3] == "level") ||
+                         (w.size() == 2 && w[0] == "show" &&
+                          (w[1] == "transaction_isolation" || w[1] == "default_transaction_isolation"));
+  if (isolation) return single_text_result(w.size() == 4 ? "transaction_isolation" : w[1], "read committed");
   if (w.size() == 2 && w[0] == "show") {
     for (const auto& [name, value] : parameters) {
       if (iequals(name, w[1])) return single_text_result(w[1], value);

@@ -296,3 +296,19 @@ def test_non_loopback_listen_requires_authentication(run_kestrel):
     result = run_kestrel("serve", "--listen", "0.0.0.0", "--pg-port", "0", timeout=30)
     assert result.returncode == 2, result.describe()
     assert "requires authentication" in result.stderr
+
+
+def test_isolation_level_and_savepoints(server):
+    """What client libraries send around their statements: SHOW TRANSACTION ISOLATION LEVEL, and savepoints inside
+    a transaction block (psycopg's nested transactions); ROLLBACK TO a savepoint makes a failed block usable again."""
+    port, _ = server
+    with psycopg.connect(host="127.0.0.1", port=port, user="tester", dbname="kestrel") as conn:
+        assert conn.execute("SHOW TRANSACTION ISOLATION LEVEL").fetchone() == ("read committed",)
+        assert conn.execute("show transaction_isolation").fetchone() == ("read committed",)
+        with conn.transaction():
+            with pytest.raises(psycopg.errors.UndefinedTable):
+                with conn.transaction():  # SAVEPOINT, then ROLLBACK TO SAVEPOINT after the error
+                    conn.execute("SELECT * FROM no_such_table")
+            assert conn.execute("SELECT i4 FROM typed WHERE i4 = 2").fetchone() == (2,)
+            with conn.transaction():  # SAVEPOINT, RELEASE SAVEPOINT
+                assert conn.execute("SELECT 1").fetchone() == (1,)
