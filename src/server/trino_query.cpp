@@ -1,5 +1,7 @@
 #include "server/trino_query.hpp"
 
+#include "server/trino_execute.hpp"
+
 #include <cctype>
 #include <iostream>
 #include <thread>
@@ -88,7 +90,11 @@ void TrinoQuery::execute() {
       std::lock_guard lock(mutex_);
       cancelled = cancelled_;
     }
-    if (!cancelled) result = session_->execute(request_.sql);
+    if (!cancelled) {
+      // The clients' statements with ? parameters arrive as EXECUTE IMMEDIATE ... USING.
+      const std::optional<std::string> expanded = expand_execute_immediate(request_.sql);
+      result = session_->execute(expanded ? *expanded : request_.sql);
+    }
   } catch (const SessionPropertyFailure& failure) {
     error = failure.error;
   } catch (const std::exception& e) {

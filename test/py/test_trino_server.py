@@ -317,3 +317,28 @@ def test_abandoned_query_is_dropped(kestrel_bin: Path, data_dir: Path):
         assert requests.get(body["nextUri"], timeout=10).status_code == 404
     finally:
         _stop(process)
+
+
+def test_parameters_arrive_as_execute_immediate(server):
+    """The trino client sends statements with ? parameters as EXECUTE IMMEDIATE '...' USING ...; quotes inside the
+    statement and the values, and ? inside string literals, stay as they are."""
+    cursor = trino.dbapi.connect(host="127.0.0.1", port=server["trino"], user="me").cursor()
+    cursor.execute("SELECT ? || '?' AS s, ? + 1 AS n, ? AS d", ("it's", 41, datetime.date(2024, 2, 29)))
+    assert cursor.fetchall() == [["it's?", 42, datetime.date(2024, 2, 29)]]
+    with pytest.raises(trino.exceptions.TrinoUserError) as raised:
+        cursor.execute("EXECUTE IMMEDIATE 'SELECT ?, ?' USING 1")
+    assert "1 values for 2 ? placeholders" in raised.value.message or "more ? placeholders" in raised.value.message
+
+
+def test_sqlalchemy_trino_dialect(server):
+    """SQLAlchemy's trino dialect: reflection through information_schema (parameterized) and pandas.read_sql."""
+    sqlalchemy = pytest.importorskip("sqlalchemy")
+    import pandas as pd
+    engine = sqlalchemy.create_engine(f"trino://me@127.0.0.1:{server['trino']}/kestrel/public")
+    inspector = sqlalchemy.inspect(engine)
+    assert "typed" in inspector.get_table_names()
+    assert [c["name"] for c in inspector.get_columns("typed")][:3] == ["b", "i1", "i2"]
+    with engine.connect() as connection:
+        frame = pd.read_sql(sqlalchemy.text("SELECT i4 FROM typed WHERE i4 <= :high ORDER BY i4"), connection,
+                            params={"high": 1})
+    assert frame["i4"].tolist() == [-70000, 1]
