@@ -23,6 +23,7 @@
 #include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
 #include "io/parquet/device/device_decode.hpp"
+#include "io/parquet/device/decode_plan.hpp"
 #include "io/parquet/device/device_support.hpp"
 #include "io/parquet/device/snappy_literals.hpp"
 #endif
@@ -73,6 +74,8 @@ using dev::device_encoding;
 using dev::device_type_of;
 using dev::dictionary_encoding;
 
+using namespace decode_plan;  // NOLINT: the plan's types are this file's vocabulary
+
 bool device_parquet_supported(std::string*) { return true; }
 
 size_t device_io_threads() {
@@ -88,37 +91,9 @@ namespace {
 
 constexpr uint64_t kCoalesceGap = uint64_t{128} << 10;  ///< reads span gaps up to this between wanted chunks
 constexpr size_t kReadPiece = size_t{8} << 20;        ///< one I/O task reads at most this much
-constexpr size_t kAlign = 16;
-
-size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
-/// One column chunk of the batch and the pages to decode from it.
-struct ChunkJob {
-  size_t column = 0;  ///< output column
-  size_t ref = 0;     ///< row group among the batch's
-  const ParquetFile* file = nullptr;
-  size_t file_index = 0;
-  size_t row_group = 0;
-  size_t file_column = 0;
-  const parquet::ColumnDescriptor* desc = nullptr;
-  const parquet::ColumnMetaData* meta = nullptr;
-  uint64_t offset = 0;  ///< in the file
-  uint64_t length = 0;
-  uint64_t staged = 0;  ///< in the staging buffer
-  size_t range = 0;     ///< the coalesced read that covers it
-  const uint8_t* host = nullptr;  ///< its bytes in host memory (the staging buffer or the file's mapping)
-  uint64_t first_row = 0;
-  size_t rows = 0;
-  std::vector<PageLayout> pages;  ///< the dictionary page (if any) first, then the data pages the rows need
-  /// Snappy chunks: per page, its literals when its body is literals only (snappy_literals.hpp), else empty.
-  std::vector<std::vector<parquet::SnappyLiteral>> literals;
-};
 
 /// A snappy body of more literals than this is decompressed rather than gathered.
 constexpr size_t kMaxGatheredLiterals = 64;
-
-/// How one output column is decoded.
-enum class ColumnPath : uint8_t { kFixed, kBinaryToFixed, kString, kStringDictionary, kHost };
 
 /// Throws the CPU decoder's error for a chunk the device path found malformed.
 [[noreturn]] void fail_like_cpu(const ChunkJob& job, const std::string& device_reason) {
@@ -190,70 +165,6 @@ void d2h(void* dst, const void* src, size_t bytes, gpu::Stream stream) {
   KESTREL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream.handle()));
 }
 
-/// Host memory packed into one block, sent with one transfer (page tables, nvCOMP arguments), and the places in it
-/// that hold relative addresses (device_pages.hpp).
-class UploadBlock {
- public:
-  template <typename T>
-  size_t add(const std::vector<T>& items) {
-    const size_t at = align_up(bytes_.size());
-    bytes_.resize(at + align_up(items.size() * sizeof(T)));
-    if (!items.empty()) std::memcpy(bytes_.data() + at, items.data(), items.size() * sizeof(T));
-    return at;
-  }
-  /// The relative address at byte `at` is rebased on the device.
-  void relocate(size_t at) { slots_.push_back(at); }
-  /// Appends the list of relative addresses; returns the block, its offset and its length.
-  std::vector<uint8_t> finish(size_t& slot_table, size_t& slots) {
-    slots = slots_.size();
-    slot_table = add(slots_);
-    return std::move(bytes_);
-  }
-
- private:
-  std::vector<uint8_t> bytes_;
-  std::vector<uint64_t> slots_;
-};
-
-/// A device address in a page table before the buffers exist (device_pages.hpp).
-template <typename T = const uint8_t*>
-T relative(dev::AddressBase base, uint64_t offset) {
-  return reinterpret_cast<T>(dev::relative_address(base, offset));
-}
-
-/// The per-column state between the two phases of decoding.
-struct ColumnWork {
-  ColumnPath path = ColumnPath::kFixed;
-  LogicalType type;
-  size_t rows = 0;
-  bool nullable = false;
-  DeviceColumnType device_type;
-  std::vector<size_t> jobs;  ///< chunk jobs, in row order
-  size_t data_count = 0, dictionary_count = 0;  ///< pages in the tables
-  size_t dictionary_entries = 0;
-  size_t data_table = 0, dictionary_table = 0, chunk_table = 0;  ///< offsets in the upload block
-  size_t start_table = 0, nonnull_table = 0, dense_table = 0;    ///< required columns: per page, from the host
-  // Device scratch of phase 1.
-  uint8_t* levels = nullptr;
-  uint32_t* ranks = nullptr;
-  uint32_t* value_start = nullptr;
-  uint32_t* nonnull = nullptr;
-  uint64_t* dense_start = nullptr;
-  const uint8_t** src = nullptr;
-  uint32_t* len = nullptr;
-  int64_t* offsets = nullptr;              ///< plain strings: rows + 1
-  const uint8_t** dictionary_src = nullptr;
-  uint32_t* dictionary_len = nullptr;
-  int64_t* dictionary_offsets = nullptr;   ///< dictionary strings: entries + 1 (in dictionary_offsets_buffer)
-  BufferPtr dictionary_offsets_buffer;
-  uint8_t* converted = nullptr;            ///< kBinaryToFixed: the non-null values, converted
-  BufferPtr values;    ///< fixed: the output values; kStringDictionary: the indices
-  BufferPtr validity;
-  // Host results of the status read (slots in the status block).
-  size_t status_slot = 0;
-  ColumnPtr host_column;  ///< kHost
-};
-
 /// Status words read back at the synchronization: per column its error, non-null count and string bytes.
 struct ColumnStatus {
   uint32_t error = 0;
@@ -283,254 +194,6 @@ ColumnPtr decode_on_host(const std::vector<ChunkJob>& jobs, const std::vector<si
     host = concat_batches(batches, schema).column(0);
   }
   return copy_column(*host, mr, stream);
-}
-
-/// A page body decompressed by nvCOMP.
-struct DeviceInflate {
-  size_t job = 0, page = 0;
-  const uint8_t* input = nullptr;  ///< relative address
-  size_t input_bytes = 0;
-  size_t output_offset = 0;  ///< in the inflated buffer
-  size_t output_bytes = 0;
-};
-
-/// A page body decompressed on the host (a codec the device path lacks), into the second staging buffer.
-struct HostInflate {
-  size_t job = 0, page = 0;
-  size_t output_offset = 0;
-};
-
-/// One nvCOMP call: its pages and the offsets of its argument arrays in the upload block.
-struct CodecBatch {
-  gpu::DeviceCodec codec{};
-  std::vector<DeviceInflate> pages;
-  size_t inputs = 0, input_bytes = 0, outputs = 0, capacity = 0, actual = 0, statuses = 0;
-  size_t max_output = 0, total_output = 0;
-};
-
-/// The host's part of decoding a staged batch, done while it is staged (off the decoding driver's path): each
-/// column's path, where each page body will be on the device, and the page tables, nvCOMP arguments and gathers
-/// packed into one block whose addresses are relative to buffers the decode allocates (device_pages.hpp).
-struct DecodePlan {
-  std::vector<LogicalType> types;  ///< the output columns' types the plan was made for
-  std::vector<ColumnWork> work;    ///< the host fields filled in
-  std::vector<CodecBatch> codec_batches;
-  std::vector<HostInflate> host_inflates;
-  size_t inflated_total = 0, host_inflated_total = 0, realign_total = 0;
-  size_t piece_table = 0, pieces = 0;  ///< gathers of literal-only snappy bodies and realigned inputs, before nvCOMP
-  size_t slot_table = 0, slots = 0;    ///< the relative addresses to rebase
-  uint64_t pages = 0, literal_pages = 0;
-  std::vector<uint8_t> block;
-};
-
-std::unique_ptr<DecodePlan> plan_decode(const std::vector<ChunkJob>& jobs, size_t rows, size_t column_count,
-                                        std::vector<LogicalType> types) {
-  using dev::AddressBase;
-  auto plan = std::make_unique<DecodePlan>();
-  plan->types = std::move(types);
-  std::vector<ColumnWork>& work = plan->work;
-  work.resize(column_count);
-  // 1. The path of each column.
-  for (size_t j = 0; j < jobs.size(); ++j) work[jobs[j].column].jobs.push_back(j);
-  for (size_t c = 0; c < column_count; ++c) {
-    ColumnWork& w = work[c];
-    const parquet::ColumnDescriptor& d = *jobs[w.jobs.front()].desc;
-    w.type = plan->types[c];
-    w.rows = rows;
-    w.device_type = device_type_of(d);
-    w.nullable = false;
-    bool device = true;
-    bool all_dictionary = true;
-    for (size_t j : w.jobs) {
-      const ChunkJob& job = jobs[j];
-      const parquet::ColumnDescriptor& jd = *job.desc;
-      if (jd.physical_type != d.physical_type || jd.conversion != d.conversion || jd.type_length != d.type_length) {
-        device = false;  // files of the dataset disagree on the physical layout: the CPU twin converts each
-      }
-      w.nullable = w.nullable || jd.max_definition_level > 0;
-      bool has_dictionary = false;
-      for (const PageLayout& p : job.pages) {
-        if (p.type == PageType::kDictionaryPage) {
-          has_dictionary = p.num_values > 0;
-          continue;
-        }
-        if (!device_encoding(d.physical_type, p.encoding)) device = false;
-        if (p.num_values > 0 && !dictionary_encoding(p.encoding)) all_dictionary = false;
-      }
-      if (!has_dictionary) all_dictionary = false;
-    }
-    w.device_type.nullable = w.nullable ? 1 : 0;
-    const bool binary = d.physical_type == PhysicalType::kByteArray || d.physical_type == PhysicalType::kFixedLenByteArray;
-    if (!device) {
-      w.path = ColumnPath::kHost;
-    } else if (w.type.id() == TypeId::kVarchar) {
-      w.path = all_dictionary ? ColumnPath::kStringDictionary : ColumnPath::kString;
-    } else {
-      w.path = binary ? ColumnPath::kBinaryToFixed : ColumnPath::kFixed;
-    }
-  }
-
-  // 2. Where each page body will be on the device: in place (stored uncompressed, or one snappy literal), gathered
-  //    from its snappy literals, decompressed by nvCOMP, or decompressed on the host into a second staging buffer.
-  std::map<gpu::DeviceCodec, std::vector<DeviceInflate>> device_inflates;
-  std::vector<std::vector<const uint8_t*>> bodies(jobs.size());
-  std::vector<dev::CopyPiece> pieces;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    const ChunkJob& job = jobs[j];
-    bodies[j].resize(job.pages.size(), nullptr);
-    if (work[job.column].path == ColumnPath::kHost) continue;
-    std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
-    if (codec && !gpu::device_codec_available(*codec)) codec.reset();
-    for (size_t p = 0; p < job.pages.size(); ++p) {
-      const PageLayout& page = job.pages[p];
-      ++plan->pages;
-      const uint64_t stored = job.staged + page.body_offset;
-      if (!page.body_compressed || page.body_size == 0) {
-        bodies[j][p] = relative(AddressBase::kStaged, stored);
-      } else if (p < job.literals.size() && !job.literals[p].empty()) {
-        const std::vector<parquet::SnappyLiteral>& literals = job.literals[p];
-        ++plan->literal_pages;
-        if (literals.size() == 1) {
-          bodies[j][p] = relative(AddressBase::kStaged, stored + literals.front().offset);
-        } else {
-          bodies[j][p] = relative(AddressBase::kInflated, plan->inflated_total);
-          size_t at = plan->inflated_total;
-          for (const parquet::SnappyLiteral& l : literals) {
-            pieces.push_back(dev::CopyPiece{relative(AddressBase::kStaged, stored + l.offset),
-                                            relative<uint8_t*>(AddressBase::kInflated, at), l.length});
-            at += l.length;
-          }
-          plan->inflated_total += align_up(page.body_size);
-        }
-      } else if (codec) {
-        DeviceInflate d{j, p, relative(AddressBase::kStaged, stored), page.body_stored_size, plan->inflated_total,
-                        page.body_size};
-        if (*codec != gpu::DeviceCodec::kSnappy && stored % 8 != 0) {
-          // nvCOMP wants aligned inputs for these codecs (the staged bytes' buffer is aligned): the page moves to an
-          // aligned place first.
-          pieces.push_back(dev::CopyPiece{d.input, relative<uint8_t*>(AddressBase::kRealigned, plan->realign_total),
-                                          d.input_bytes});
-          d.input = relative(AddressBase::kRealigned, plan->realign_total);
-          plan->realign_total += align_up(d.input_bytes);
-        }
-        bodies[j][p] = relative(AddressBase::kInflated, plan->inflated_total);
-        plan->inflated_total += align_up(page.body_size);
-        device_inflates[*codec].push_back(d);
-      } else {
-        bodies[j][p] = relative(AddressBase::kHostInflated, plan->host_inflated_total);
-        plan->host_inflates.push_back(HostInflate{j, p, plan->host_inflated_total});
-        plan->host_inflated_total += align_up(page.body_size);
-      }
-    }
-  }
-
-  // 3. nvCOMP's arguments, one batch per codec.
-  UploadBlock upload;
-  auto relocate_all = [&](size_t at, size_t count, size_t stride, size_t field) {
-    for (size_t i = 0; i < count; ++i) upload.relocate(at + i * stride + field);
-  };
-  for (auto& [codec, list] : device_inflates) {
-    CodecBatch b;
-    b.codec = codec;
-    std::vector<const void*> inputs;
-    std::vector<size_t> input_bytes, capacity;
-    std::vector<void*> outputs;
-    for (const DeviceInflate& d : list) {
-      inputs.push_back(d.input);
-      input_bytes.push_back(d.input_bytes);
-      outputs.push_back(relative<void*>(AddressBase::kInflated, d.output_offset));
-      capacity.push_back(d.output_bytes);
-      b.max_output = std::max(b.max_output, d.output_bytes);
-      b.total_output += d.output_bytes;
-    }
-    b.inputs = upload.add(inputs);
-    relocate_all(b.inputs, inputs.size(), sizeof(void*), 0);
-    b.input_bytes = upload.add(input_bytes);
-    b.outputs = upload.add(outputs);
-    relocate_all(b.outputs, outputs.size(), sizeof(void*), 0);
-    b.capacity = upload.add(capacity);
-    b.actual = upload.add(std::vector<size_t>(list.size(), 0));
-    b.statuses = upload.add(std::vector<int>(list.size(), 0));
-    b.pages = std::move(list);
-    plan->codec_batches.push_back(std::move(b));
-  }
-  plan->pieces = pieces.size();
-  if (!pieces.empty()) {
-    plan->piece_table = upload.add(pieces);
-    relocate_all(plan->piece_table, pieces.size(), sizeof(dev::CopyPiece), offsetof(dev::CopyPiece, src));
-    relocate_all(plan->piece_table, pieces.size(), sizeof(dev::CopyPiece), offsetof(dev::CopyPiece, dst));
-  }
-
-  // 4. The page tables of each column.
-  for (ColumnWork& w : work) {
-    if (w.path == ColumnPath::kHost) continue;
-    std::vector<DevicePage> data_pages, dictionary_pages;
-    std::vector<DeviceChunk> chunks;
-    for (size_t k = 0; k < w.jobs.size(); ++k) {
-      const ChunkJob& job = jobs[w.jobs[k]];
-      DeviceChunk chunk;
-      chunk.dictionary_first = w.dictionary_entries;
-      uint64_t row = job.first_row;
-      for (size_t p = 0; p < job.pages.size(); ++p) {
-        const PageLayout& layout = job.pages[p];
-        DevicePage page;
-        page.body = bodies[w.jobs[k]][p];
-        page.body_size = static_cast<uint32_t>(layout.body_size);
-        page.levels = layout.v2 ? relative(AddressBase::kStaged, job.staged + layout.levels_offset) : nullptr;
-        page.levels_size = static_cast<uint32_t>(layout.levels_size);
-        page.num_values = static_cast<uint32_t>(layout.num_values);
-        page.num_nulls = static_cast<uint32_t>(layout.num_nulls);
-        page.chunk = static_cast<uint32_t>(k);
-        page.encoding = static_cast<int32_t>(layout.encoding);
-        page.level_encoding = static_cast<int32_t>(layout.definition_level_encoding);
-        page.v2 = layout.v2 ? 1 : 0;
-        if (layout.type == PageType::kDictionaryPage) {
-          chunk.has_dictionary = 1;
-          chunk.dictionary_size = page.num_values;
-          w.dictionary_entries += page.num_values;
-          dictionary_pages.push_back(page);
-        } else {
-          page.first_row = row;
-          row += page.num_values;
-          data_pages.push_back(page);
-        }
-      }
-      // A required column in a dataset whose other files make it nullable has no levels in this chunk.
-      if (job.desc->max_definition_level == 0 && w.nullable) {
-        for (size_t p = data_pages.size(); p-- > 0 && data_pages[p].chunk == k;) data_pages[p].level_encoding = -1;
-      }
-      chunks.push_back(chunk);
-    }
-    if (w.dictionary_entries >= (size_t{1} << 31)) {
-      w.path = ColumnPath::kHost;
-      continue;
-    }
-    if (!w.nullable) {
-      // Without levels every value of a page is there: where its values start and go is known here.
-      std::vector<uint32_t> starts(data_pages.size(), 0), counts;
-      std::vector<uint64_t> dense;
-      for (const DevicePage& page : data_pages) {
-        counts.push_back(page.num_values);
-        dense.push_back(page.first_row);
-      }
-      w.start_table = upload.add(starts);
-      w.nonnull_table = upload.add(counts);
-      w.dense_table = upload.add(dense);
-    }
-    for (std::vector<DevicePage>* table : {&data_pages, &dictionary_pages}) {
-      const size_t at = upload.add(*table);
-      relocate_all(at, table->size(), sizeof(DevicePage), offsetof(DevicePage, body));
-      for (size_t i = 0; i < table->size(); ++i) {
-        if ((*table)[i].v2 != 0) upload.relocate(at + i * sizeof(DevicePage) + offsetof(DevicePage, levels));
-      }
-      (table == &data_pages ? w.data_table : w.dictionary_table) = at;
-    }
-    w.data_count = data_pages.size();
-    w.dictionary_count = dictionary_pages.size();
-    w.chunk_table = upload.add(chunks);
-  }
-  plan->block = upload.finish(plan->slot_table, plan->slots);
-  return plan;
 }
 
 }  // namespace
