@@ -11,7 +11,6 @@ namespace kestrel::io::decode_plan {
 
 using parquet::device::DeviceChunk;
 using parquet::device::DevicePage;
-using parquet::Encoding;
 using parquet::PageLayout;
 using parquet::PageType;
 using parquet::PhysicalType;
@@ -112,8 +111,9 @@ std::unique_ptr<DecodePlan> plan_decode(const std::vector<ChunkJob>& jobs, size_
     const ChunkJob& job = jobs[j];
     bodies[j].resize(job.pages.size(), nullptr);
     if (work[job.column].path == ColumnPath::kHost) continue;
-    std::optional<gpu::DeviceCodec> codec = device_codec(job.meta->codec);
-    if (codec && !gpu::device_codec_available(*codec)) codec.reset();
+    const std::optional<gpu::DeviceCodec> found = device_codec(job.meta->codec);
+    const bool device_inflate = found && gpu::device_codec_available(*found);
+    const gpu::DeviceCodec codec = found.value_or(gpu::DeviceCodec::kSnappy);
     for (size_t p = 0; p < job.pages.size(); ++p) {
       const PageLayout& page = job.pages[p];
       ++plan->pages;
@@ -135,10 +135,10 @@ std::unique_ptr<DecodePlan> plan_decode(const std::vector<ChunkJob>& jobs, size_
           }
           plan->inflated_total += align_up(page.body_size);
         }
-      } else if (codec) {
+      } else if (device_inflate) {
         DeviceInflate d{j, p, relative(AddressBase::kStaged, stored), page.body_stored_size, plan->inflated_total,
                         page.body_size};
-        if (*codec != gpu::DeviceCodec::kSnappy && stored % 8 != 0) {
+        if (codec != gpu::DeviceCodec::kSnappy && stored % 8 != 0) {
           // nvCOMP wants aligned inputs for these codecs (the staged bytes' buffer is aligned): the page moves to an
           // aligned place first.
           pieces.push_back(dev::CopyPiece{d.input, relative<uint8_t*>(AddressBase::kRealigned, plan->realign_total),
@@ -148,7 +148,7 @@ std::unique_ptr<DecodePlan> plan_decode(const std::vector<ChunkJob>& jobs, size_
         }
         bodies[j][p] = relative(AddressBase::kInflated, plan->inflated_total);
         plan->inflated_total += align_up(page.body_size);
-        device_inflates[*codec].push_back(d);
+        device_inflates[codec].push_back(d);
       } else {
         bodies[j][p] = relative(AddressBase::kHostInflated, plan->host_inflated_total);
         plan->host_inflates.push_back(HostInflate{j, p, plan->host_inflated_total});

@@ -62,17 +62,11 @@ void copy_staged_to_device(const StagedParquet&, uint8_t*, gpu::Stream) {
 #else
 
 using parquet::device::DeviceChunk;
-using parquet::device::DeviceColumnType;
 using parquet::device::DevicePage;
 using parquet::Encoding;
 using parquet::PageLayout;
 using parquet::PageType;
-using parquet::PhysicalType;
 namespace dev = parquet::device;
-using dev::device_codec;
-using dev::device_encoding;
-using dev::device_type_of;
-using dev::dictionary_encoding;
 
 using namespace decode_plan;  // NOLINT: the plan's types are this file's vocabulary
 
