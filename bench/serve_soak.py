@@ -24,10 +24,10 @@ sys.path.insert(0, str(REPO / "test" / "py"))
 import tpch_support as tpch  # noqa: E402
 
 
-def start_server(kestrel, data):
+def start_server(kestrel, data, device="cpu", extra=()):
     log = tempfile.TemporaryFile()
-    p = subprocess.Popen([str(kestrel), "serve", "--device", "cpu", "--pg-port", "0", "--trino-port", "0", "--data",
-                          str(data)], stdout=subprocess.PIPE, stderr=log, bufsize=0)
+    p = subprocess.Popen([str(kestrel), "serve", "--device", device, "--pg-port", "0", "--trino-port", "0", "--data",
+                          str(data), *extra], stdout=subprocess.PIPE, stderr=log, bufsize=0)
     ports = {}
     deadline = time.monotonic() + 120
     while len(ports) < 2 and time.monotonic() < deadline:
@@ -147,15 +147,20 @@ def main():
     for t in threads:
         t.join(timeout=120)
     elapsed = time.monotonic() - start
+    # "After the soak": every client has finished; the server idles with its sessions closed.
+    time.sleep(3)
+    last = rss_bytes(server.pid) if server.poll() is None else 0
+    curve.append((time.monotonic() - start, last))
     if server.poll() is None:
         server.terminate()
         server.wait(30)
     after_first_minute = next((r for t, r in curve if t >= 60), curve[0][1] if curve else 0)
-    last = curve[-1][1] if curve else 0
     if after_first_minute and last > after_first_minute * (1 + a.memory_slack):
         stats.add(problem=f"resident memory grew from {after_first_minute / 2**20:.0f} MiB after the first minute "
                           f"to {last / 2**20:.0f} MiB at the end")
     print("memory curve (s, MiB): " + ", ".join(f"{t:.0f}:{r / 2**20:.0f}" for t, r in curve[::6]))
+    print(f"resident memory after the first minute {after_first_minute / 2**20:.0f} MiB, after the soak "
+          f"{last / 2**20:.0f} MiB")
     print(f"{a.clients} clients, {elapsed:.0f} s: {stats.done} answers checked "
           f"({stats.done / elapsed * 60:.1f} per minute), {stats.cancelled} cancelled")
     for p in stats.problems[:20]:

@@ -66,10 +66,23 @@ TablePtr csv_table(const std::string& name, const std::string& path, const CsvOp
   auto reader = CsvReader::open(path, options);
   SchemaPtr schema = reader->schema();
   size_t files = reader->files().size();
-  std::shared_ptr<CsvReader> shared(std::move(reader));
-  auto load = [shared]() {
+  // The load runs once, at the first scan; if it fails (a bad row, memory that other queries held), the next scan
+  // tries again from the start with a reader of its own, never from where the failed one stopped.
+  auto first = std::make_shared<std::unique_ptr<CsvReader>>(std::move(reader));
+  auto load = [first, path, options, schema]() {
+    std::unique_ptr<CsvReader> r = std::move(*first);
+    if (!r) {
+      r = CsvReader::open(path, options);
+      const auto& fields = r->schema()->fields();
+      const auto& expected = schema->fields();
+      bool same = fields.size() == expected.size();
+      for (size_t i = 0; same && i < fields.size(); ++i) {
+        same = fields[i].name == expected[i].name && fields[i].type == expected[i].type;
+      }
+      if (!same) throw InvalidInput("csv table '" + path + "' changed its columns since it was attached");
+    }
     std::vector<Batch> batches;
-    while (auto batch = shared->next_batch()) batches.push_back(std::move(*batch));
+    while (auto batch = r->next_batch()) batches.push_back(std::move(*batch));
     return batches;
   };
   return std::make_shared<LoadedTable>(name, schema, TableKind::kCsv,

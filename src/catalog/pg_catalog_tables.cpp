@@ -2,6 +2,7 @@
 // clients use, with the OIDs the PostgreSQL server side reports.
 
 #include <algorithm>
+#include <cctype>
 
 #include "catalog/system_table_builder.hpp"
 
@@ -13,14 +14,32 @@ namespace {
 struct PgType {
   int32_t oid;
   const char* name;
-  int16_t length;  ///< typlen: -1 for variable length
+  int16_t length;       ///< typlen: -1 for variable length
+  const char* regtype;  ///< the name `oid::regtype` shows (format_type's)
+  int32_t array_oid;    ///< typarray: the OID of the array type of this one (listed, though Kestrel has no arrays)
 };
 
 /// The types the PostgreSQL server reports for Kestrel's types (server/pg_types.cpp, which this must agree with).
 constexpr PgType kPgTypes[] = {
-    {16, "bool", 1},        {20, "int8", 8},        {21, "int2", 2},       {23, "int4", 4},       {25, "text", -1},
-    {26, "oid", 4},         {700, "float4", 4},     {701, "float8", 8},    {1043, "varchar", -1}, {1082, "date", 4},
-    {1114, "timestamp", 8}, {1186, "interval", 16}, {1700, "numeric", -1},
+    {16, "bool", 1, "boolean", 1000},
+    {20, "int8", 8, "bigint", 1016},
+    {21, "int2", 2, "smallint", 1005},
+    {23, "int4", 4, "integer", 1007},
+    {25, "text", -1, "text", 1009},
+    {26, "oid", 4, "oid", 1028},
+    {700, "float4", 4, "real", 1021},
+    {701, "float8", 8, "double precision", 1022},
+    {1043, "varchar", -1, "character varying", 1015},
+    {1082, "date", 4, "date", 1182},
+    {1114, "timestamp", 8, "timestamp without time zone", 1115},
+    {1186, "interval", 16, "interval", 1187},
+    {1700, "numeric", -1, "numeric", 1231},
+};
+
+/// Other names PostgreSQL accepts for the types above.
+constexpr std::pair<const char*, int32_t> kPgTypeAliases[] = {
+    {"int", 23},       {"float", 701},    {"double", 701},   {"decimal", 1700},
+    {"character", 1043}, {"char", 1043},  {"timestamp without time zone", 1114},
 };
 
 int32_t pg_type_oid(const LogicalType& type) {
@@ -102,10 +121,11 @@ TablePtr pg_attribute(const std::vector<Relation>& relations) {
 
 TablePtr pg_type() {
   SystemTableBuilder out("pg_type", {int_field("oid"), text_field("typname"), int_field("typnamespace"),
-                                     int_field("typlen"), text_field("typtype")});
+                                     int_field("typlen"), text_field("typtype"), int_field("typarray"),
+                                     text_field("typdelim")});
   for (const PgType& t : kPgTypes) {
     out.add_row({Value::integer(t.oid), Value::varchar(t.name), Value::integer(kPgCatalogOid), Value::integer(t.length),
-                 Value::varchar("b")});
+                 Value::varchar("b"), Value::integer(t.array_oid), Value::varchar(",")});
   }
   return out.finish();
 }
@@ -124,6 +144,34 @@ TablePtr pg_tables_or_views(const std::vector<Relation>& relations, bool views) 
 }
 
 }  // namespace
+
+std::optional<int32_t> pg_type_oid_named(std::string_view name) {
+  std::string key;
+  bool space = false;
+  for (char c : name) {  // lower case, blanks collapsed, without a pg_catalog. prefix
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !key.empty();
+      continue;
+    }
+    if (space) key += ' ';
+    space = false;
+    key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (key.starts_with("pg_catalog.")) key.erase(0, 11);
+  for (const PgType& t : kPgTypes) {
+    if (key == t.name || key == t.regtype) return t.oid;
+  }
+  for (const auto& [alias, oid] : kPgTypeAliases) {
+    if (key == alias) return oid;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::pair<int32_t, std::string>> pg_regtype_names() {
+  std::vector<std::pair<int32_t, std::string>> out;
+  for (const PgType& t : kPgTypes) out.emplace_back(t.oid, t.regtype);
+  return out;
+}
 
 std::vector<std::string> pg_catalog_table_names() {
   return {"pg_attribute", "pg_class", "pg_namespace", "pg_tables", "pg_type", "pg_views"};

@@ -7,7 +7,9 @@
 /// Kestrel has one catalog (`kestrel`) with one user schema (`public`; Trino clients may call it `default`).
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/catalog.hpp"
@@ -50,5 +52,11 @@ TablePtr build_system_table(const Catalog& catalog, const std::string& schema, c
 std::string sql_standard_type_name(const LogicalType& type);
 /// The spelling Trino uses in SHOW COLUMNS: `integer`, `varchar`, `decimal(10,2)`, `timestamp(6)`, ...
 std::string trino_type_name(const LogicalType& type);
+
+/// The OID of the pg_type row a PostgreSQL type name means, as to_regtype() resolves it: `int4`, `integer`,
+/// `character varying`, `pg_catalog.text`, ... (any case); nullopt for a type pg_type does not list.
+std::optional<int32_t> pg_type_oid_named(std::string_view name);
+/// (OID, name) of every pg_type row, the name as `oid::regtype` shows it: `integer`, `character varying`, ...
+std::vector<std::pair<int32_t, std::string>> pg_regtype_names();
 
 }  // namespace kestrel::catalog

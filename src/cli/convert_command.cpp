@@ -99,10 +99,10 @@ int run_convert(const ConvertOptions& options) {
       return 1;
     }
     ProgressLine progress;
-    if (isatty(STDERR_FILENO)) {
-      database.state().progress = [&progress](size_t p, size_t d, size_t m, size_t n) { progress.update(p, d, m, n); };
-    }
     Connection connection(database);
+    if (isatty(STDERR_FILENO)) {
+      connection.set_progress([&progress](size_t p, size_t d, size_t m, size_t n) { progress.update(p, d, m, n); });
+    }
     int failed = 0;
     uintmax_t written = 0;
     const auto all_start = std::chrono::steady_clock::now();

@@ -14,7 +14,7 @@ class ProgressLine {
  public:
   /// Starts timing a statement; `label` prefixes the line ("lineitem" while converting it, empty in the shell).
   void start(std::string label = {});
-  /// The callback of Database::State::progress: pipeline `pipeline` of `pipelines` has done `done` of `morsels`.
+  /// The callback of SessionState::progress: pipeline `pipeline` of `pipelines` has done `done` of `morsels`.
   void update(size_t pipeline, size_t done, size_t morsels, size_t pipelines);
   /// Erases the line if it was drawn.
   void clear();

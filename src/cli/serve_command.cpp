@@ -25,9 +25,11 @@ namespace kestrel::cli {
 
 namespace {
 
-/// The statements of every session, queued (waiting for the engine) or running: what SHOW QUERIES lists, what KILL
-/// QUERY and the time limit cancel. A watchdog thread repeats the cancellation of a killed or timed-out statement
-/// until it ends (a cancellation that reaches a statement just before it starts would otherwise be lost).
+/// The statements of every session, queued (waiting for a turn) or running: what SHOW QUERIES lists, what KILL
+/// QUERY and the time limit cancel. At most `max_running` statements run at once; one that ran out of memory beside
+/// others may ask to run alone (no other starts until it ends). A watchdog thread repeats the cancellation of a
+/// killed or timed-out statement until it ends (a cancellation that reaches a statement just before it starts would
+/// otherwise be lost).
 class QueryBoard {
  public:
   using Clock = std::chrono::steady_clock;
@@ -37,18 +39,21 @@ class QueryBoard {
     std::string text;
     Clock::time_point submitted;
     bool running = false;
+    bool shared = false;  ///< another statement ran while this one did
     server::SqlSession* session = nullptr;
     std::function<void()> cancel;
     std::string stop_reason;  ///< set when the statement is killed or past its time limit
   };
 
-  explicit QueryBoard(double timeout_s) : timeout_s_(timeout_s), watchdog_([this] { watch(); }) {}
+  QueryBoard(double timeout_s, size_t max_running)
+      : timeout_s_(timeout_s), max_running_(std::max<size_t>(max_running, 1)), watchdog_([this] { watch(); }) {}
   ~QueryBoard() {
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
     }
     wake_.notify_all();
+    turn_.notify_all();
     watchdog_.join();
   }
 
@@ -63,19 +68,51 @@ class QueryBoard {
     e.cancel = std::move(cancel);
     return id;
   }
-  /// Marks statement `id` running; returns why it must stop instead (empty: go on).
+  /// Waits for statement `id`'s turn and marks it running; returns why it must stop instead (empty: go on).
   std::string start(uint64_t id) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     Entry& e = entries_.at(id);
-    e.running = true;
-    return e.stop_reason;
+    turn_.wait(lock, [&] { return !e.stop_reason.empty() || (alone_ == 0 && running_ < max_running_); });
+    if (!e.stop_reason.empty()) return e.stop_reason;
+    mark_running(e);
+    return {};
+  }
+  /// Whether another statement ran while running statement `id` did.
+  bool ran_beside_others(uint64_t id) const {
+    std::lock_guard lock(mutex_);
+    return entries_.at(id).shared;
+  }
+  /// Running statement `id` steps back and waits until it can run alone: no other statement runs, and none starts
+  /// until it finishes. Returns why it must stop instead (empty: go on).
+  std::string run_alone(uint64_t id) {
+    std::unique_lock lock(mutex_);
+    Entry& e = entries_.at(id);
+    if (e.running) {
+      e.running = false;
+      --running_;
+      turn_.notify_all();
+    }
+    turn_.wait(lock, [&] { return !e.stop_reason.empty() || alone_ == 0; });
+    if (!e.stop_reason.empty()) return e.stop_reason;
+    alone_ = id;
+    turn_.wait(lock, [&] { return !e.stop_reason.empty() || running_ == 0; });
+    if (!e.stop_reason.empty()) {
+      alone_ = 0;
+      turn_.notify_all();
+      return e.stop_reason;
+    }
+    mark_running(e);
+    return {};
   }
   /// Removes statement `id`; returns why it was stopped (empty when it was not).
   std::string finish(uint64_t id) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(id);
     std::string reason = it->second.stop_reason;
+    if (it->second.running) --running_;
+    if (alone_ == id) alone_ = 0;
     entries_.erase(it);
+    turn_.notify_all();
     return reason;
   }
   std::vector<Entry> snapshot() const {
@@ -99,10 +136,21 @@ class QueryBoard {
     }
     cancel();
     wake_.notify_all();
+    turn_.notify_all();
   }
   double timeout_s() const { return timeout_s_; }
 
  private:
+  void mark_running(Entry& e) {
+    e.running = true;
+    ++running_;
+    if (running_ > 1) {
+      for (auto& [other_id, other] : entries_) {
+        if (other.running) other.shared = true;
+      }
+    }
+  }
+
   void watch() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
@@ -114,6 +162,7 @@ class QueryBoard {
           std::ostringstream why;
           why << "query " << id << " passed the server's time limit of " << timeout_s_ << " s (--query-timeout)";
           e.stop_reason = why.str();
+          turn_.notify_all();
         }
         if (!e.stop_reason.empty() && e.running) e.cancel();
       }
@@ -121,21 +170,25 @@ class QueryBoard {
   }
 
   const double timeout_s_;
+  const size_t max_running_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
+  std::condition_variable wake_;  ///< the watchdog's
+  std::condition_variable turn_;  ///< statements waiting for a turn
+  size_t running_ = 0;
+  uint64_t alone_ = 0;  ///< the statement running (or about to run) alone; 0: none
   std::map<uint64_t, Entry> entries_;
   uint64_t next_id_ = 0;
   bool stopping_ = false;
   std::thread watchdog_;  // last: it starts once the members above exist
 };
 
-/// The engine as the servers see it: one Connection per client session. Statements of all sessions run one at a
-/// time for now (the Database's execution state is not yet shared safely between concurrent queries): the others
-/// wait in the board's queue, visible to SHOW QUERIES.
+/// The engine as the servers see it: one Connection per client session, each with its own settings. Statements of
+/// several sessions run at once, up to the board's limit (the database orders those that change the catalog and those
+/// on the GPU).
 class ServedDatabase final : public server::SqlBackend {
  public:
-  ServedDatabase(const DatabaseOptions& options, double query_timeout_s)
-      : database_(options), board_(query_timeout_s), default_settings_(database_.state().settings.values()) {}
+  ServedDatabase(const DatabaseOptions& options, double query_timeout_s, int max_queries)
+      : database_(options), board_(query_timeout_s, static_cast<size_t>(std::max(max_queries, 1))) {}
 
   std::unique_ptr<server::SqlSession> open_session(const std::string& user) override;
   std::vector<std::string> split_statements(std::string_view script) const override {
@@ -144,20 +197,23 @@ class ServedDatabase final : public server::SqlBackend {
     return out;
   }
   Database& database() { return database_; }
-  std::mutex& run_mutex() { return run_mutex_; }
   QueryBoard& board() { return board_; }
-  /// The settings a new session starts with (the server's, before any session changed them).
-  const std::map<std::string, std::string>& default_settings() const { return default_settings_; }
 
  private:
   Database database_;
-  std::mutex run_mutex_;
   QueryBoard board_;
-  const std::map<std::string, std::string> default_settings_;
 };
 
 /// A cancellation with its reason (a time limit, KILL QUERY): SQLSTATE 57014 as Cancelled.
 Error cancelled(const std::string& why) { return Error(ErrorCategory::kCancelled, "57014", why); }
+
+/// Whether a statement with these words only reads (a query, EXPLAIN, SHOW, DESCRIBE) and may run again.
+bool rerunnable(const std::vector<std::string>& words) {
+  if (words.empty()) return false;
+  const std::string& w = words[0];
+  return w == "SELECT" || w == "WITH" || w == "VALUES" || w == "TABLE" || w == "EXPLAIN" || w == "SHOW" ||
+         w == "DESCRIBE" || w.front() == '(';
+}
 
 /// The words of a statement, upper-cased, without a trailing `;` (for the server's own statements).
 std::vector<std::string> statement_words(std::string_view sql) {
@@ -178,8 +234,7 @@ std::vector<std::string> statement_words(std::string_view sql) {
 class ServedSession final : public server::SqlSession {
  public:
   ServedSession(ServedDatabase& served, std::string user)
-      : served_(served), user_(std::move(user)), connection_(served.database()),
-        settings_(served.default_settings()) {}
+      : served_(served), user_(std::move(user)), connection_(served.database()) {}
 
   server::StatementResult execute(std::string_view sql) override {
     const std::vector<std::string> words = statement_words(sql);
@@ -202,17 +257,17 @@ class ServedSession final : public server::SqlSession {
       }
     } done{board, id};
     try {
-      std::lock_guard lock(served_.run_mutex());
       if (std::string why = board.start(id); !why.empty()) throw cancelled(why);
-      // The session's own settings are the database's while its statement runs (statements run one at a time).
-      Settings& settings = served_.database().state().settings;
-      settings.assign(settings_);
-      struct KeepSettings {
-        Settings& settings;
-        std::map<std::string, std::string>& kept;
-        ~KeepSettings() { kept = settings.values(); }
-      } keep{settings, settings_};
-      QueryResult result = connection_.query(sql);
+      QueryResult result;
+      try {
+        result = connection_.query(sql);
+      } catch (const ResourceExhausted&) {
+        // Out of memory while other statements held some: a statement that changes nothing waits until it can run
+        // alone and tries once more; alone, its error is its own.
+        if (!rerunnable(words) || !board.ran_beside_others(id)) throw;
+        if (std::string why = board.run_alone(id); !why.empty()) throw cancelled(why);
+        result = connection_.query(sql);
+      }
       // A statement that finished before a cancellation reached it keeps its result (its writes are done).
       done.finished = true;
       board.finish(id);
@@ -255,8 +310,7 @@ class ServedSession final : public server::SqlSession {
 
   ServedDatabase& served_;
   std::string user_;
-  Connection connection_;
-  std::map<std::string, std::string> settings_;  ///< SET in this session changes only these
+  Connection connection_;  ///< its settings are this session's: SET changes only them
 };
 
 std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string& user) {
@@ -300,6 +354,10 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
       ->add_option("--query-timeout", options.query_timeout_s,
                    "seconds a statement may take, time waiting for its turn included (default 0: no limit)")
       ->check(CLI::Range(0.0, 31536000.0));
+  serve
+      ->add_option("--max-queries", options.max_queries,
+                   "statements that run at the same time; the others wait for a turn (default 4)")
+      ->check(CLI::Range(1, 1024));
   serve->add_option("--tls-cert", options.tls_cert,
                     "PEM certificate (chain) for TLS on both protocols; needs --tls-key");
   serve->add_option("--tls-key", options.tls_key, "PEM private key of --tls-cert");
@@ -345,7 +403,7 @@ int run_serve(const ServeOptions& options) {
   database_options.allowed_dirs = options.allowed_dirs;
   bool serve_pg = options.pg_port >= 0 || options.trino_port < 0;
   try {
-    ServedDatabase served(database_options, options.query_timeout_s);
+    ServedDatabase served(database_options, options.query_timeout_s, options.max_queries);
     if (!served.database().device_note().empty()) std::cerr << "kestrel: " << served.database().device_note() << '\n';
     std::optional<server::pg::PgServer> pg;
     std::optional<server::trino::TrinoServer> trino;

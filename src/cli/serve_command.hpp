@@ -33,6 +33,8 @@ struct ServeOptions {
   /// The longest a statement may take, queued time included, in seconds (0: no limit); past it the statement is
   /// cancelled with an error that names the limit.
   double query_timeout_s = 0;
+  /// Statements that run at the same time (the others wait for a turn, listed by SHOW QUERIES as queued).
+  int max_queries = 4;
 };
 
 /// Declares the `serve` sub-command on `app`, filling `options` when it is parsed.

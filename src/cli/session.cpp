@@ -56,7 +56,7 @@ Session::Session(const DatabaseOptions& options, OutputFormat format, bool timin
       timing_(timing) {
   if (!database_->device_note().empty()) std::cerr << "kestrel: " << database_->device_note() << '\n';
   if (isatty(STDERR_FILENO)) {
-    database_->state().progress = [](size_t p, size_t d, size_t m, size_t n) { g_progress.update(p, d, m, n); };
+    connection_->set_progress([](size_t p, size_t d, size_t m, size_t n) { g_progress.update(p, d, m, n); });
   }
 }
 

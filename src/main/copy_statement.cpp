@@ -1,5 +1,7 @@
 #include "main/copy_statement.hpp"
 
+#include <atomic>
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -44,7 +46,10 @@ size_t write_csv_file(const std::string& path, const Schema& schema, const std::
                       char delimiter, bool header) {
   namespace fs = std::filesystem;
   fs::path target(path);
-  fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(getpid()));
+  // Unique per write: statements of several connections may write the same file at once (the last rename wins).
+  static std::atomic<uint64_t> writes{0};
+  fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(getpid()) +
+                                          "-" + std::to_string(++writes));
   size_t rows = 0;
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);

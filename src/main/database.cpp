@@ -2,11 +2,13 @@
 
 #include <cctype>
 #include <chrono>
+#include <mutex>
 
 #include "catalog/loaded_table.hpp"
 #include "common/check.hpp"
 #include "exec/expr/evaluate.hpp"
 #include "gpu/device.hpp"
+#include "gpu/memory_resource.hpp"
 #include "main/database_state.hpp"
 #include "main/statement_runner.hpp"
 #include "parser/parser.hpp"
@@ -46,9 +48,13 @@ Value QueryResult::value(size_t row, size_t column) const {
 
 Database::Database(DatabaseOptions options) : options_(std::move(options)), state_(std::make_unique<State>()) {
   // The binder folds constants with the CPU evaluator (the planner layer cannot link it directly).
-  plan::set_constant_evaluator([](const plan::Expr& e) { return exec::evaluate_constant(e); });
+  static std::once_flag evaluator_set;
+  std::call_once(evaluator_set,
+                 [] { plan::set_constant_evaluator([](const plan::Expr& e) { return exec::evaluate_constant(e); }); });
   if (options_.threads > 0) state_->settings.set("threads", std::to_string(options_.threads));
   if (!options_.gpu_fallback) state_->settings.set("gpu_fallback", "false");
+  // The host memory limit is the process's (every statement of every connection counts against it).
+  gpu::host_memory().set_limit(state_->settings.host_memory_bytes());
   for (const auto& dir : options_.data_dirs) state_->catalog.attach_data_dir(dir, catalog::open_file_table);
   if (options_.restrict_files) {
     std::vector<std::string> roots = options_.data_dirs;
@@ -77,14 +83,21 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)), stat
 
 Database::~Database() = default;
 
-Connection::Connection(Database& database) : database_(database) {}
+Connection::Connection(Database& database)
+    : database_(database), session_(std::make_unique<SessionState>(database.state())) {}
 Connection::~Connection() = default;
+
+Settings& Connection::settings() { return session_->settings; }
+
+void Connection::set_progress(std::function<void(size_t, size_t, size_t, size_t)> progress) {
+  session_->progress = std::move(progress);
+}
 
 QueryResult Connection::query(std::string_view sql) {
   cancel_requested_.store(false);
   auto start = std::chrono::steady_clock::now();
   auto statement = parse_statement(sql);
-  QueryResult result = run_statement(database_.state(), *statement, cancel_requested_);
+  QueryResult result = run_statement(*session_, *statement, cancel_requested_);
   result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

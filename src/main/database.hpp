@@ -3,6 +3,7 @@
 /// results as host batches. The CLI, the test runner and (later) the servers all go through this.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,8 +54,12 @@ struct QueryResult {
 };
 
 class Connection;
+class Settings;
+struct SessionState;
 
-/// A database: catalog, settings and the execution resources (thread pool, GPU runtime).
+/// A database: catalog, settings and the execution resources (thread pool, GPU runtime). Connections on one
+/// database may run statements from several threads at once: queries run side by side (those on the GPU one at a
+/// time), statements that change the catalog or a table's rows alone.
 class Database {
  public:
   explicit Database(DatabaseOptions options = {});
@@ -78,12 +83,20 @@ class Database {
   std::unique_ptr<State> state_;
 };
 
-/// A session on a database: runs statements one after another. Not thread-safe; cancel() may be called from
-/// another thread (a signal handler's helper thread, for instance).
+/// A session on a database: runs statements one after another, with its own settings (they start as the
+/// database's; SET changes only this connection's). Not thread-safe itself (one thread per connection); cancel() may
+/// be called from another thread (a signal handler's helper thread, a server's watchdog).
 class Connection {
  public:
   explicit Connection(Database& database);
   ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  /// This connection's settings.
+  Settings& settings();
+  /// Called as the running statement progresses: (pipeline, morsels done, morsels, pipelines).
+  void set_progress(std::function<void(size_t, size_t, size_t, size_t)> progress);
 
   /// Runs one SQL statement (a trailing `;` is allowed). Throws a kestrel::Error subclass on failure.
   QueryResult query(std::string_view sql);
@@ -95,6 +108,7 @@ class Connection {
 
  private:
   Database& database_;
+  std::unique_ptr<SessionState> session_;
   std::atomic<bool> cancel_requested_{false};
 };
 

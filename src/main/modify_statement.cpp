@@ -19,7 +19,7 @@ namespace kestrel {
 namespace {
 
 /// The in-memory table `name` that `verb` (UPDATE, DELETE) changes; a clean error for anything else.
-std::shared_ptr<catalog::MemoryTable> target_table(const Database::State& state, const ast::QualifiedName& name,
+std::shared_ptr<catalog::MemoryTable> target_table(const SessionState& state, const ast::QualifiedName& name,
                                                    const std::string& verb) {
   auto table = state.catalog.find_table(name.name());
   if (!table) {
@@ -59,7 +59,7 @@ struct AssignedValue {
 /// FALSE, never NULL; TRUE in every row without a `where`). SELECT binds the expressions, so they may use what a
 /// select list may (sub-queries included); the values and the condition are then made one projection, so that a
 /// value is computed only in the rows it is written to (CASE) and its errors come only from there.
-plan::LogicalPtr bind_new_rows(const Database::State& state, const catalog::Table& table,
+plan::LogicalPtr bind_new_rows(const SessionState& state, const catalog::Table& table,
                                const ast::QualifiedName& name, const std::optional<ast::TableAlias>& alias,
                                const std::vector<AssignedValue>& values, const ast::Expr* where,
                                SourcePosition position) {
@@ -133,7 +133,7 @@ QueryResult status(std::string message) {
 
 }  // namespace
 
-QueryResult update_rows(Database::State& state, const ast::UpdateStatement& s, const std::atomic<bool>& cancel) {
+QueryResult update_rows(SessionState& state, const ast::UpdateStatement& s, const std::atomic<bool>& cancel) {
   auto table = target_table(state, s.table, "UPDATE");
   const SchemaPtr schema = table->schema();
   const size_t width = schema->size();
@@ -205,7 +205,7 @@ QueryResult update_rows(Database::State& state, const ast::UpdateStatement& s, c
   return status("UPDATE " + std::to_string(count));
 }
 
-QueryResult delete_rows(Database::State& state, const ast::DeleteStatement& s, const std::atomic<bool>& cancel) {
+QueryResult delete_rows(SessionState& state, const ast::DeleteStatement& s, const std::atomic<bool>& cancel) {
   auto table = target_table(state, s.table, "DELETE");
   if (s.where) check_per_row(*s.where, "WHERE");
   const SchemaPtr schema = table->schema();

@@ -11,9 +11,9 @@
 namespace kestrel {
 
 /// Runs `UPDATE t SET ... [WHERE ...]`; the result's message is "UPDATE <rows changed>".
-QueryResult update_rows(Database::State& state, const ast::UpdateStatement& s, const std::atomic<bool>& cancel);
+QueryResult update_rows(SessionState& state, const ast::UpdateStatement& s, const std::atomic<bool>& cancel);
 
 /// Runs `DELETE FROM t [WHERE ...]`; the result's message is "DELETE <rows removed>".
-QueryResult delete_rows(Database::State& state, const ast::DeleteStatement& s, const std::atomic<bool>& cancel);
+QueryResult delete_rows(SessionState& state, const ast::DeleteStatement& s, const std::atomic<bool>& cancel);
 
 }  // namespace kestrel

@@ -17,7 +17,7 @@ void check_catalog(const std::string& catalog, const ast::QualifiedName& name) {
   }
 }
 
-QueryResult show_tables(const Database::State& state, const ast::QualifiedName& from) {
+QueryResult show_tables(const SessionState& state, const ast::QualifiedName& from) {
   std::string schema = from.parts.empty() ? catalog::kUserSchema : from.name();
   if (from.parts.size() >= 2) check_catalog(from.parts[from.parts.size() - 2], from);
   Rows rows;
@@ -37,7 +37,7 @@ QueryResult show_schemas(const ast::QualifiedName& from) {
 }
 
 /// The columns of the table, view or system table `name`.
-std::vector<Field> columns_of(const Database::State& state, const ast::QualifiedName& name) {
+std::vector<Field> columns_of(const SessionState& state, const ast::QualifiedName& name) {
   if (name.parts.size() >= 2) {
     const std::string& schema = name.parts[name.parts.size() - 2];
     if (catalog::is_system_schema(schema)) {
@@ -52,7 +52,7 @@ std::vector<Field> columns_of(const Database::State& state, const ast::Qualified
   throw BinderError("table '" + name.to_string() + "' does not exist", name.position, "42P01");
 }
 
-QueryResult show_columns(const Database::State& state, const ast::QualifiedName& table) {
+QueryResult show_columns(const SessionState& state, const ast::QualifiedName& table) {
   Rows rows;
   for (const auto& f : columns_of(state, table)) rows.push_back({f.name, catalog::trino_type_name(f.type), "", ""});
   return text_result({"Column", "Type", "Extra", "Comment"}, rows);
@@ -60,7 +60,7 @@ QueryResult show_columns(const Database::State& state, const ast::QualifiedName&
 
 }  // namespace
 
-QueryResult run_show(Database::State& state, const ast::ShowStatement& s) {
+QueryResult run_show(SessionState& state, const ast::ShowStatement& s) {
   switch (s.show) {
     case ast::ShowKind::kSetting: return text_result({s.name}, {{state.settings.get(s.name)}});
     case ast::ShowKind::kAll: return text_result({"name", "setting", "description"}, state.settings.all());

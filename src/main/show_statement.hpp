@@ -15,6 +15,6 @@ namespace kestrel {
 QueryResult text_result(const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& rows);
 
 /// Runs a SHOW statement: a result of text columns. Throws BinderError for an unknown schema, catalog or table.
-QueryResult run_show(Database::State& state, const ast::ShowStatement& statement);
+QueryResult run_show(SessionState& state, const ast::ShowStatement& statement);
 
 }  // namespace kestrel

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <shared_mutex>
 
 #include <algorithm>
 
@@ -34,7 +35,7 @@ QueryResult status(std::string message) {
 }
 
 /// Runs every uncorrelated scalar sub-query of `plan` once and puts its value in place as a constant.
-void resolve_scalar_subqueries(Database::State& state, plan::LogicalNode& root, const std::atomic<bool>& cancel) {
+void resolve_scalar_subqueries(SessionState& state, plan::LogicalNode& root, const std::atomic<bool>& cancel) {
   std::set<plan::LogicalNode*> seen;
   std::function<plan::ExprPtr(const plan::ExprPtr&)> rewrite = [&](const plan::ExprPtr& e) -> plan::ExprPtr {
     if (e->kind == plan::ExprKind::kSubquery) {
@@ -93,7 +94,7 @@ std::set<const catalog::Table*> tables_scanned_twice(plan::LogicalNode& root) {
 
 /// GPU queries: the device pool (created once, its budget from gpu_memory_mb) and the table cache per the
 /// gpu_cache settings, into `ctx`.
-void prepare_device(Database::State& state, exec::ExecContext& ctx) {
+void prepare_device(SessionState& state, exec::ExecContext& ctx) {
   if (!state.device_pool) state.device_pool = std::make_unique<gpu::DevicePoolMemoryResource>(0);
   state.device_pool->set_budget(state.settings.gpu_memory_bytes());
   ctx.device_budget = state.settings.gpu_memory_bytes();
@@ -119,14 +120,14 @@ void prepare_device(Database::State& state, exec::ExecContext& ctx) {
 
 }  // namespace
 
-QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
+QueryResult execute_plan(SessionState& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
                          std::string* profile, bool device_rows) {
   plan = plan::clone_plan(plan);  // the rewrites below must not reach plans this one shares nodes with
   // The outermost plan of a GPU statement without the table cache: scans of a table read more than once share
   // the columns they decode (its scalar sub-queries included, which run below as plans of their own).
   std::unique_ptr<exec::ScanReuse> reuse;
   struct ReuseScope {
-    Database::State& state;
+    SessionState& state;
     bool owner = false;
     bool stats_owner = false;
     ~ReuseScope() {
@@ -153,7 +154,6 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
   plan = plan::optimize(std::move(plan));
   exec::ExecContext ctx;
   ctx.threads = state.settings.threads();
-  gpu::host_memory().set_limit(state.settings.host_memory_bytes());
   ctx.cancel_requested = &cancel;
   ctx.profile = profile != nullptr;
   ctx.progress = state.progress;
@@ -202,7 +202,7 @@ QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const st
 
 namespace {
 
-QueryResult create_table(Database::State& state, const ast::CreateTableStatement& s) {
+QueryResult create_table(SessionState& state, const ast::CreateTableStatement& s) {
   const std::string& name = s.name.name();
   if (state.catalog.find_table(name) || state.catalog.find_view(name)) {
     if (s.if_not_exists) return status("CREATE TABLE");
@@ -220,7 +220,7 @@ QueryResult create_table(Database::State& state, const ast::CreateTableStatement
   return status("CREATE TABLE");
 }
 
-QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStatement& s,
+QueryResult create_table_as(SessionState& state, const ast::CreateTableAsStatement& s,
                             const std::atomic<bool>& cancel) {
   const std::string& name = s.name.name();
   const bool replaced = state.catalog.find_table(name) || state.catalog.find_view(name);
@@ -289,7 +289,7 @@ QueryResult create_table_as(Database::State& state, const ast::CreateTableAsStat
   return status("CREATE TABLE AS " + std::to_string(count));
 }
 
-QueryResult insert(Database::State& state, const ast::InsertStatement& s, const std::atomic<bool>& cancel) {
+QueryResult insert(SessionState& state, const ast::InsertStatement& s, const std::atomic<bool>& cancel) {
   auto table = state.catalog.find_table(s.table.name());
   if (!table) throw BinderError("table '" + s.table.to_string() + "' does not exist", s.table.position, "42P01");
   auto memory = std::dynamic_pointer_cast<catalog::MemoryTable>(table);
@@ -343,7 +343,7 @@ QueryResult insert(Database::State& state, const ast::InsertStatement& s, const 
   return status("INSERT 0 " + std::to_string(count));
 }
 
-QueryResult drop(Database::State& state, const ast::DropStatement& s) {
+QueryResult drop(SessionState& state, const ast::DropStatement& s) {
   for (const auto& name : s.names) {
     bool dropped = false;
     if (s.object_type == ast::ObjectType::kTable) dropped = state.catalog.drop_table(name.name());
@@ -358,7 +358,7 @@ QueryResult drop(Database::State& state, const ast::DropStatement& s) {
   return status(std::string("DROP ") + ast::object_type_name(s.object_type));
 }
 
-QueryResult describe(Database::State& state, const ast::DescribeStatement& s) {
+QueryResult describe(SessionState& state, const ast::DescribeStatement& s) {
   std::vector<Field> fields;
   if (s.query) {
     plan::Binder binder(state.catalog);
@@ -378,7 +378,7 @@ QueryResult describe(Database::State& state, const ast::DescribeStatement& s) {
   return text_result({"column_name", "column_type", "null"}, rows);
 }
 
-QueryResult explain(Database::State& state, const ast::ExplainStatement& s, const std::atomic<bool>& cancel) {
+QueryResult explain(SessionState& state, const ast::ExplainStatement& s, const std::atomic<bool>& cancel) {
   if (!s.statement->is<ast::QueryStatement>()) {
     throw NotImplemented("EXPLAIN supports queries only", s.statement->position);
   }
@@ -409,7 +409,7 @@ QueryResult explain(Database::State& state, const ast::ExplainStatement& s, cons
   return text_result({"plan"}, rows);
 }
 
-QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const std::atomic<bool>& cancel) {
+QueryResult copy_to(SessionState& state, const ast::CopyStatement& s, const std::atomic<bool>& cancel) {
   if (!s.to) throw NotImplemented("COPY ... FROM is not supported yet; use INSERT INTO ... SELECT * FROM read_csv(...)", s.position);
   state.catalog.file_access().check_write(s.file, s.position);
   plan::Binder binder(state.catalog);
@@ -479,9 +479,49 @@ QueryResult copy_to(Database::State& state, const ast::CopyStatement& s, const s
   return status("COPY " + std::to_string(count));
 }
 
-}  // namespace
+/// host_memory_mb is one limit for the process (every statement of every connection counts against it): SET and
+/// RESET apply it at once.
+void apply_host_memory_limit(const Settings& settings) { gpu::host_memory().set_limit(settings.host_memory_bytes()); }
 
-QueryResult run_statement(Database::State& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
+/// Whether `statement` changes the catalog or a table's rows: it then runs alone.
+bool changes_catalog(const ast::Statement& statement) {
+  switch (statement.kind) {
+    case ast::StatementKind::kCreateTable:
+    case ast::StatementKind::kCreateTableAs:
+    case ast::StatementKind::kCreateView:
+    case ast::StatementKind::kDrop:
+    case ast::StatementKind::kInsert:
+    case ast::StatementKind::kUpdate:
+    case ast::StatementKind::kDelete: return true;
+    default: return false;
+  }
+}
+
+/// Whether `statement` may run a plan (or prepare the device, as EXPLAIN does): on a GPU database it then waits
+/// for the device.
+bool runs_plan(const ast::Statement& statement) {
+  switch (statement.kind) {
+    case ast::StatementKind::kQuery:
+    case ast::StatementKind::kCreateTableAs:
+    case ast::StatementKind::kInsert:
+    case ast::StatementKind::kUpdate:
+    case ast::StatementKind::kDelete:
+    case ast::StatementKind::kExplain:
+    case ast::StatementKind::kCopy: return true;
+    default: return false;
+  }
+}
+
+/// Takes `lock` (a lock object not yet holding its mutex), giving up with Cancelled when the statement is cancelled
+/// while it waits.
+template <typename Lock>
+void wait_for(Lock& lock, const std::atomic<bool>& cancel) {
+  while (!lock.try_lock_for(std::chrono::milliseconds(20))) {
+    if (cancel.load()) throw Cancelled();
+  }
+}
+
+QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
   switch (statement.kind) {
     case ast::StatementKind::kQuery: {
       plan::Binder binder(state.catalog);
@@ -511,11 +551,13 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
       } else {
         state.settings.set(s.name, s.value.text);
       }
+      if (s.name == "host_memory_mb") apply_host_memory_limit(state.settings);
       return status("SET");
     }
     case ast::StatementKind::kReset: {
       const auto& s = statement.as<ast::ResetStatement>();
       s.all ? state.settings.reset_all() : state.settings.reset(s.name);
+      if (s.all || s.name == "host_memory_mb") apply_host_memory_limit(state.settings);
       return status("RESET");
     }
     case ast::StatementKind::kShow: return run_show(state, statement.as<ast::ShowStatement>());
@@ -523,6 +565,32 @@ QueryResult run_statement(Database::State& state, const ast::Statement& statemen
     case ast::StatementKind::kCopy: return copy_to(state, statement.as<ast::CopyStatement>(), cancel);
   }
   throw InternalError("unhandled statement kind");
+}
+
+}  // namespace
+
+QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
+  // SET and RESET change the connection's own settings only.
+  if (statement.kind == ast::StatementKind::kSet || statement.kind == ast::StatementKind::kReset) {
+    return run_unlocked(state, statement, cancel);
+  }
+  std::shared_lock<std::shared_timed_mutex> reading(state.db.catalog_mutex, std::defer_lock);
+  std::unique_lock<std::shared_timed_mutex> writing(state.db.catalog_mutex, std::defer_lock);
+  {
+    // A turnstile: a statement that changes the catalog holds the gate while it waits for the running queries, so
+    // that queries arriving meanwhile cannot keep it waiting forever.
+    std::unique_lock<std::timed_mutex> gate(state.db.catalog_gate, std::defer_lock);
+    wait_for(gate, cancel);
+    if (changes_catalog(statement)) {
+      wait_for(writing, cancel);
+    } else {
+      gate.unlock();
+      wait_for(reading, cancel);
+    }
+  }
+  std::unique_lock<std::timed_mutex> device(state.db.device_mutex, std::defer_lock);
+  if (state.gpu && runs_plan(statement)) wait_for(device, cancel);
+  return run_unlocked(state, statement, cancel);
 }
 
 }  // namespace kestrel

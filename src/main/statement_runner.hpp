@@ -11,13 +11,13 @@
 namespace kestrel {
 
 /// Runs `statement` (whose SQL text is `sql`). Throws kestrel::Error subclasses.
-QueryResult run_statement(Database::State& state, const ast::Statement& statement, const std::atomic<bool>& cancel);
+QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel);
 
 /// Runs a bound plan (on the database's device) and returns its rows as host batches; with `profile`, also the
 /// optimized plan and per-step statistics. For the statements that run queries as a step (INSERT, UPDATE, ...).
 /// With `device_rows`, rows a GPU plan produced on the device stay there (the batches are ready to use on any
 /// stream).
-QueryResult execute_plan(Database::State& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
+QueryResult execute_plan(SessionState& state, plan::LogicalPtr plan, const std::atomic<bool>& cancel,
                          std::string* profile = nullptr, bool device_rows = false);
 
 }  // namespace kestrel

@@ -1,5 +1,6 @@
-"""`kestrel serve` with many sessions: SHOW QUERIES lists every session's statements (running, or queued behind the
-one the engine is running), KILL QUERY stops one (its client gets SQLSTATE 57014 naming the reason, and only the
+"""`kestrel serve` with many sessions: statements of several sessions run at once up to --max-queries (2 here), a
+statement that changes the catalog waits for the queries running beside it; SHOW QUERIES lists every session's
+statements (running, or queued for a turn), KILL QUERY stops one (its client gets SQLSTATE 57014 naming the reason, and only the
 user who started it may kill it), and --query-timeout cancels a statement past the limit, queued time included.
 Real server process on a loopback port, psycopg 3 clients."""
 
@@ -30,7 +31,7 @@ def servers(kestrel_bin: Path, tmp_path_factory):
     (data / "big").mkdir()
     pq.write_table(pa.table({"x": pa.array(range(300_000), pa.int64())}), data / "big" / "part-0.parquet")
     process = subprocess.Popen([str(kestrel_bin), "serve", "--pg-port", "0", "--trino-port", "0", "--device", "cpu",
-                                "--data", str(data), "--query-timeout", str(TIMEOUT_S)],
+                                "--data", str(data), "--query-timeout", str(TIMEOUT_S), "--max-queries", "2"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
     ports: dict[str, int] = {}
     deadline = time.monotonic() + 60
@@ -68,7 +69,9 @@ def run_in_thread(port: int, user: str, sql: str) -> tuple[threading.Thread, dic
     def run():
         try:
             with connect(port, user) as c:
-                c.execute(sql).fetchall()
+                cursor = c.execute(sql)
+                if cursor.description is not None:
+                    cursor.fetchall()
             outcome["error"] = None
         except Exception as e:  # noqa: BLE001 - examined by the test
             outcome["error"] = e
@@ -96,23 +99,28 @@ def test_show_queries_and_kill_query(server):
             return admin.execute("SHOW QUERIES").fetchall()
 
         running = wait_for(lambda: [r for r in queries() if r[2] == "running"])
+        # Two statements run at once (--max-queries 2); the third waits for a turn.
         second, second_outcome = run_in_thread(server, "alice", LONG_QUERY + " AND l.x > 0")
-        rows = wait_for(lambda: (lambda q: q if len(q) == 2 else None)(queries()))
-        by_state = {r[2]: r for r in rows}
-        assert set(by_state) == {"running", "queued"}, rows
-        assert by_state["running"][0] == running[0][0]
-        assert by_state["running"][1] == "alice" and by_state["running"][4] == LONG_QUERY
-        assert by_state["queued"][4].endswith("AND l.x > 0") and by_state["queued"][3] >= 0
+        wait_for(lambda: len(queries()) == 2)
+        third, third_outcome = run_in_thread(server, "alice", LONG_QUERY + " AND l.x > 1")
+        rows = wait_for(lambda: (lambda q: q if len(q) == 3 else None)(queries()))
+        states = sorted(r[2] for r in rows)
+        assert states == ["queued", "running", "running"], rows
+        by_text = {r[4]: r for r in rows}
+        assert by_text[LONG_QUERY][0] == running[0][0] and by_text[LONG_QUERY][2] == "running"
+        assert by_text[LONG_QUERY][1] == "alice"
+        queued = by_text[LONG_QUERY + " AND l.x > 1"]
+        assert queued[2] == "queued" and queued[3] >= 0
         assert [d.name for d in admin.execute("SHOW QUERIES").description] == [
             "query_id", "user", "state", "elapsed_ms", "query"]
 
         # Another user may not stop it.
         with connect(server, "bob") as bob:
             with pytest.raises(psycopg.Error) as refused:
-                bob.execute(f"KILL QUERY {by_state['running'][0]}")
+                bob.execute(f"KILL QUERY {running[0][0]}")
             assert refused.value.sqlstate == "42704", refused.value
         killed_at = time.monotonic()
-        admin.execute(f"KILL QUERY {by_state['running'][0]}")
+        admin.execute(f"KILL QUERY {running[0][0]}")
         first.join(timeout=10)
         assert not first.is_alive()
         assert isinstance(first_outcome["error"], psycopg.Error), first_outcome
@@ -120,11 +128,14 @@ def test_show_queries_and_kill_query(server):
         assert "killed" in str(first_outcome["error"]), first_outcome["error"]
         assert first_outcome["ended"] - killed_at < 3
 
-        # The queued one runs next; killing it stops it too, and the board is empty again.
-        wait_for(lambda: [r for r in queries() if r[2] == "running"])
-        admin.execute(f"KILL QUERY {by_state['queued'][0]}")
-        second.join(timeout=10)
-        assert second_outcome["error"].sqlstate == "57014"
+        # The queued one gets the free turn; killing the others stops them too, and the board is empty again.
+        wait_for(lambda: [r for r in queries() if r[0] == queued[0] and r[2] == "running"])
+        for row in queries():
+            if row[4] != "SHOW QUERIES":
+                admin.execute(f"KILL QUERY {row[0]}")
+        for thread, outcome in ((second, second_outcome), (third, third_outcome)):
+            thread.join(timeout=10)
+            assert outcome["error"].sqlstate == "57014", outcome
         wait_for(lambda: queries() == [])
 
         with pytest.raises(psycopg.Error) as missing:
@@ -135,6 +146,30 @@ def test_show_queries_and_kill_query(server):
         assert malformed.value.sqlstate == "22023"
         # The session still answers.
         assert admin.execute("SELECT count(*) FROM big").fetchall() == [(300_000,)]
+
+
+def test_queries_run_beside_each_other_and_ddl_waits_for_them(server):
+    long_running, long_outcome = run_in_thread(server, "gina", LONG_QUERY)
+    with connect(server, "gina") as other:
+        wait_for(lambda: [r for r in other.execute("SHOW QUERIES").fetchall() if r[2] == "running"])
+        # A query of another session answers while the long one runs.
+        started = time.monotonic()
+        assert other.execute("SELECT count(*), sum(x) FROM big WHERE x % 3 = 0").fetchall() == [
+            (100_000, sum(range(0, 300_000, 3)))]
+        assert time.monotonic() - started < 5
+        assert long_running.is_alive()
+        # A statement that changes the catalog waits until the running query has ended.
+        created, created_outcome = run_in_thread(server, "gina", "CREATE TABLE made_beside AS SELECT 1 AS one")
+        time.sleep(1.0)
+        assert created.is_alive(), created_outcome
+        long_id = [r[0] for r in other.execute("SHOW QUERIES").fetchall() if r[4] == LONG_QUERY][0]
+        other.execute(f"KILL QUERY {long_id}")
+        long_running.join(timeout=10)
+        assert long_outcome["error"].sqlstate == "57014"
+        created.join(timeout=10)
+        assert created_outcome["error"] is None, created_outcome
+        assert other.execute("SELECT one FROM made_beside").fetchall() == [(1,)]
+        other.execute("DROP TABLE made_beside")
 
 
 def test_query_timeout_cancels_with_a_message_naming_the_limit(server):

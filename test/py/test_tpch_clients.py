@@ -1,9 +1,16 @@
-"""The 22 TPC-H queries at SF1 through `kestrel serve`, by the real clients of both protocols (psycopg 3 over the
-PostgreSQL wire protocol, the trino client and presto-python-client over HTTP), against the official answers."""
+"""The 22 TPC-H queries at SF1 through `kestrel serve`, by the real clients of both protocols (psql, psycopg 3 and
+SQLAlchemy's psycopg dialect over the PostgreSQL wire protocol; the trino client, presto-python-client and
+SQLAlchemy's trino dialect over HTTP), against the official answers."""
+
+import csv
+import io
+import shutil
+import subprocess
 
 import prestodb
 import psycopg
 import pytest
+import sqlalchemy
 import trino
 
 import tpch_support as tpch
@@ -46,4 +53,47 @@ def test_tpch_sf1_through_presto_python_client(server, number):
                                     schema="public").cursor()
     cursor.execute(tpch.query_text(number).strip().rstrip(";"))
     problems = tpch.compare_with_answer(number, _text_rows(cursor.fetchall()))
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.fixture(scope="module")
+def psycopg_engine(server):
+    engine = sqlalchemy.create_engine(f"postgresql+psycopg://tpch@127.0.0.1:{server['pg']}/kestrel")
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def trino_engine(server):
+    engine = sqlalchemy.create_engine(f"trino://tpch@127.0.0.1:{server['trino']}/kestrel/public")
+    yield engine
+    engine.dispose()
+
+
+@pytest.mark.parametrize("number", QUERIES)
+def test_tpch_sf1_through_sqlalchemy_psycopg(psycopg_engine, number):
+    with psycopg_engine.connect() as conn:
+        rows = conn.execute(sqlalchemy.text(tpch.query_text(number).strip().rstrip(";"))).fetchall()
+    problems = tpch.compare_with_answer(number, _text_rows(rows))
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("number", QUERIES)
+def test_tpch_sf1_through_sqlalchemy_trino(trino_engine, number):
+    with trino_engine.connect() as conn:
+        rows = conn.execute(sqlalchemy.text(tpch.query_text(number).strip().rstrip(";"))).fetchall()
+    problems = tpch.compare_with_answer(number, _text_rows(rows))
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("number", QUERIES)
+def test_tpch_sf1_through_psql(server, number):
+    psql = shutil.which("psql")
+    assert psql, "psql (Debian's postgresql-client, which scripts/setup.sh installs) is not on PATH"
+    result = subprocess.run([psql, "-X", "--csv", "-h", "127.0.0.1", "-p", str(server["pg"]), "-U", "tpch", "-d",
+                             "kestrel", "-v", "ON_ERROR_STOP=1", "-c", tpch.query_text(number).strip().rstrip(";")],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.reader(io.StringIO(result.stdout)))[1:]  # the header line first
+    problems = tpch.compare_with_answer(number, rows)
     assert not problems, "\n".join(problems[:20])

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "catalog/system_tables.hpp"
 #include "common/datetime_ops.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/functions/resolve_function.hpp"
@@ -91,6 +92,17 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     if (call.name != "current_date") return make_constant(Value::timestamp(micros));
     return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(micros, kMicrosPerDay))));
   }
+  if (call.name == "to_regtype") {
+    // to_regtype(name): the OID of the type, NULL for a name that is not one (clients look types up by name).
+    if (call.args.size() != 1) wrong_arity(call);
+    ExprPtr name = bind(*call.args[0], ctx);
+    if (name->kind != ExprKind::kConstant || (!name->constant.is_null() && name->type.id() != TypeId::kVarchar)) {
+      throw BinderError("to_regtype takes a constant type name", call.position, "0A000");
+    }
+    if (name->constant.is_null()) return make_constant(Value::null(LogicalType(TypeId::kInteger)));
+    const auto oid = catalog::pg_type_oid_named(name->constant.as_string());
+    return make_constant(oid ? Value::integer(*oid) : Value::null(LogicalType(TypeId::kInteger)));
+  }
   if (call.name == "typeof") {
     // The argument is bound for its type only: it is never evaluated, so a failing cast in it does not matter.
     if (call.args.size() != 1) wrong_arity(call);
@@ -123,6 +135,32 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
                       Binder::cast_to(else_result, type, call.position)});
   }
   return nullptr;
+}
+
+ExprPtr ExprBinder::regtype_cast(ExprPtr operand, SourcePosition position) {
+  if (operand->type.id() == TypeId::kVarchar && operand->kind == ExprKind::kConstant) {
+    if (operand->constant.is_null()) return make_constant(Value::null(LogicalType(TypeId::kVarchar)));
+    const std::string name = operand->constant.as_string();
+    const auto oid = catalog::pg_type_oid_named(name);
+    if (!oid) throw BinderError("type \"" + name + "\" does not exist", position, "42704");
+    for (const auto& [o, regtype] : catalog::pg_regtype_names()) {
+      if (o == *oid) return make_constant(Value::varchar(regtype));
+    }
+  }
+  if (!operand->type.is_integral()) {
+    throw BinderError("cannot cast " + operand->type.to_string() + " to regtype", position, "42846");
+  }
+  // CASE oid WHEN 16 THEN 'boolean' ... ELSE the OID as text END (PostgreSQL shows an unknown OID as its number).
+  const LogicalType varchar(TypeId::kVarchar);
+  const LogicalType integer(TypeId::kInteger);
+  ExprPtr oid = Binder::cast_to(operand, integer, position);
+  std::vector<ExprPtr> children;
+  for (const auto& [o, regtype] : catalog::pg_regtype_names()) {
+    children.push_back(make_scalar(ScalarFunction::kEqual, {oid, make_constant(Value::integer(o))}, position));
+    children.push_back(make_constant(Value::varchar(regtype)));
+  }
+  children.push_back(Binder::cast_to(oid, varchar, position));
+  return make_node(ExprKind::kCase, varchar, std::move(children));
 }
 
 void ExprBinder::check_date_add_unit(const ast::FunctionCall& call, const Expr& bound) {

@@ -89,6 +89,9 @@ class ExprBinder {
   /// The value of a session function without arguments that clients call on connect: current_schema(),
   /// current_database(), current_catalog (catalog/system_tables.hpp's names); nullopt for other names.
   static std::optional<Value> session_constant(const std::string& name);
+  /// `x::regtype` (PostgreSQL clients' type lookups): a type OID becomes the type's name (`23::regtype` is
+  /// `integer`), a type name its canonical spelling; a name pg_type does not list is an error.
+  ExprPtr regtype_cast(ExprPtr operand, SourcePosition position);
   /// Checks the unit of a bound date_add / date_diff call: a constant that suits its value type.
   void check_date_add_unit(const ast::FunctionCall& call, const Expr& bound);
   /// f(...) OVER (...): a placeholder column of the window (see WindowBinding).

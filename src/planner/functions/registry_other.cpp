@@ -50,6 +50,11 @@ constexpr FunctionEntry kSession[] = {
                                  "current_database()", "kestrel"}),
     rewrite("current_schema", {"current_schema() -> VARCHAR", "The schema of the tables, `public`.", "Never NULL.",
                                "current_schema()", "public"}),
+    rewrite("to_regtype", {"to_regtype(name VARCHAR) -> INTEGER",
+                           "The OID of the PostgreSQL type `name` as pg_type lists it (`int4`, `integer`, `character "
+                           "varying`, ...), for clients that look types up on connect; `x::regtype` turns an OID back "
+                           "into the type's name. The name must be a constant.",
+                           "NULL when name is NULL or names no type pg_type lists.", "to_regtype('integer')", "23"}),
 };
 
 constexpr FunctionEntry kOperators[] = {
