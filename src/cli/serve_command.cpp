@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "main/database_state.hpp"
 #include "server/auth_users.hpp"
+#include "server/query_board.hpp"
 #include "server/pg_server.hpp"
 #include "server/tls_context.hpp"
 #include "server/trino_server.hpp"
@@ -24,163 +25,6 @@
 namespace kestrel::cli {
 
 namespace {
-
-/// The statements of every session, queued (waiting for a turn) or running: what SHOW QUERIES lists, what KILL
-/// QUERY and the time limit cancel. At most `max_running` statements run at once; one that ran out of memory beside
-/// others may ask to run alone (no other starts until it ends). A watchdog thread repeats the cancellation of a
-/// killed or timed-out statement until it ends (a cancellation that reaches a statement just before it starts would
-/// otherwise be lost).
-class QueryBoard {
- public:
-  using Clock = std::chrono::steady_clock;
-  struct Entry {
-    uint64_t id = 0;
-    std::string user;
-    std::string text;
-    Clock::time_point submitted;
-    bool running = false;
-    bool shared = false;  ///< another statement ran while this one did
-    server::SqlSession* session = nullptr;
-    std::function<void()> cancel;
-    std::string stop_reason;  ///< set when the statement is killed or past its time limit
-  };
-
-  QueryBoard(double timeout_s, size_t max_running)
-      : timeout_s_(timeout_s), max_running_(std::max<size_t>(max_running, 1)), watchdog_([this] { watch(); }) {}
-  ~QueryBoard() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    turn_.notify_all();
-    watchdog_.join();
-  }
-
-  uint64_t add(const std::string& user, std::string_view text, std::function<void()> cancel) {
-    std::lock_guard lock(mutex_);
-    const uint64_t id = ++next_id_;
-    Entry& e = entries_[id];
-    e.id = id;
-    e.user = user;
-    e.text = std::string(text);
-    e.submitted = Clock::now();
-    e.cancel = std::move(cancel);
-    return id;
-  }
-  /// Waits for statement `id`'s turn and marks it running; returns why it must stop instead (empty: go on).
-  std::string start(uint64_t id) {
-    std::unique_lock lock(mutex_);
-    Entry& e = entries_.at(id);
-    turn_.wait(lock, [&] { return !e.stop_reason.empty() || (alone_ == 0 && running_ < max_running_); });
-    if (!e.stop_reason.empty()) return e.stop_reason;
-    mark_running(e);
-    return {};
-  }
-  /// Whether another statement ran while running statement `id` did.
-  bool ran_beside_others(uint64_t id) const {
-    std::lock_guard lock(mutex_);
-    return entries_.at(id).shared;
-  }
-  /// Running statement `id` steps back and waits until it can run alone: no other statement runs, and none starts
-  /// until it finishes. Returns why it must stop instead (empty: go on).
-  std::string run_alone(uint64_t id) {
-    std::unique_lock lock(mutex_);
-    Entry& e = entries_.at(id);
-    if (e.running) {
-      e.running = false;
-      --running_;
-      turn_.notify_all();
-    }
-    turn_.wait(lock, [&] { return !e.stop_reason.empty() || alone_ == 0; });
-    if (!e.stop_reason.empty()) return e.stop_reason;
-    alone_ = id;
-    turn_.wait(lock, [&] { return !e.stop_reason.empty() || running_ == 0; });
-    if (!e.stop_reason.empty()) {
-      alone_ = 0;
-      turn_.notify_all();
-      return e.stop_reason;
-    }
-    mark_running(e);
-    return {};
-  }
-  /// Removes statement `id`; returns why it was stopped (empty when it was not).
-  std::string finish(uint64_t id) {
-    std::lock_guard lock(mutex_);
-    auto it = entries_.find(id);
-    std::string reason = it->second.stop_reason;
-    if (it->second.running) --running_;
-    if (alone_ == id) alone_ = 0;
-    entries_.erase(it);
-    turn_.notify_all();
-    return reason;
-  }
-  std::vector<Entry> snapshot() const {
-    std::lock_guard lock(mutex_);
-    std::vector<Entry> out;
-    for (const auto& [id, e] : entries_) out.push_back(e);
-    return out;
-  }
-  /// KILL QUERY `id` by `user`: a user stops only their own statements. Throws InvalidInput naming the query when it
-  /// is not there (or not theirs).
-  void kill(uint64_t id, const std::string& user) {
-    std::function<void()> cancel;
-    {
-      std::lock_guard lock(mutex_);
-      auto it = entries_.find(id);
-      if (it == entries_.end() || it->second.user != user) {
-        throw InvalidInput("KILL QUERY " + std::to_string(id) + ": no such query of user '" + user + "'", "42704");
-      }
-      if (it->second.stop_reason.empty()) it->second.stop_reason = "query " + std::to_string(id) + " was killed (KILL QUERY)";
-      cancel = it->second.cancel;
-    }
-    cancel();
-    wake_.notify_all();
-    turn_.notify_all();
-  }
-  double timeout_s() const { return timeout_s_; }
-
- private:
-  void mark_running(Entry& e) {
-    e.running = true;
-    ++running_;
-    if (running_ > 1) {
-      for (auto& [other_id, other] : entries_) {
-        if (other.running) other.shared = true;
-      }
-    }
-  }
-
-  void watch() {
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-      wake_.wait_for(lock, std::chrono::milliseconds(50));
-      const auto now = Clock::now();
-      for (auto& [id, e] : entries_) {
-        if (e.stop_reason.empty() && timeout_s_ > 0 &&
-            std::chrono::duration<double>(now - e.submitted).count() > timeout_s_) {
-          std::ostringstream why;
-          why << "query " << id << " passed the server's time limit of " << timeout_s_ << " s (--query-timeout)";
-          e.stop_reason = why.str();
-          turn_.notify_all();
-        }
-        if (!e.stop_reason.empty() && e.running) e.cancel();
-      }
-    }
-  }
-
-  const double timeout_s_;
-  const size_t max_running_;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;  ///< the watchdog's
-  std::condition_variable turn_;  ///< statements waiting for a turn
-  size_t running_ = 0;
-  uint64_t alone_ = 0;  ///< the statement running (or about to run) alone; 0: none
-  std::map<uint64_t, Entry> entries_;
-  uint64_t next_id_ = 0;
-  bool stopping_ = false;
-  std::thread watchdog_;  // last: it starts once the members above exist
-};
 
 /// The engine as the servers see it: one Connection per client session, each with its own settings. Statements of
 /// several sessions run at once, up to the board's limit (the database orders those that change the catalog and those
@@ -197,11 +41,11 @@ class ServedDatabase final : public server::SqlBackend {
     return out;
   }
   Database& database() { return database_; }
-  QueryBoard& board() { return board_; }
+  server::QueryBoard& board() { return board_; }
 
  private:
   Database database_;
-  QueryBoard board_;
+  server::QueryBoard board_;
 };
 
 /// A cancellation with its reason (a time limit, KILL QUERY): SQLSTATE 57014 as Cancelled.
@@ -246,10 +90,10 @@ class ServedSession final : public server::SqlSession {
       served_.board().kill(id, user_);
       return {nullptr, {}, "KILL QUERY"};
     }
-    QueryBoard& board = served_.board();
+    server::QueryBoard& board = served_.board();
     const uint64_t id = board.add(user_, sql, [this] { connection_.cancel(); });
     struct Done {
-      QueryBoard& board;
+      server::QueryBoard& board;
       uint64_t id;
       bool finished = false;
       ~Done() {
@@ -284,9 +128,9 @@ class ServedSession final : public server::SqlSession {
 
  private:
   server::StatementResult show_queries() {
-    const auto now = QueryBoard::Clock::now();
+    const auto now = server::QueryBoard::Clock::now();
     std::vector<Value> ids, users, states, elapsed, texts;
-    for (const QueryBoard::Entry& e : served_.board().snapshot()) {
+    for (const server::QueryBoard::Entry& e : served_.board().snapshot()) {
       ids.push_back(Value::bigint(static_cast<int64_t>(e.id)));
       users.push_back(Value::varchar(e.user));
       states.push_back(Value::varchar(e.running ? "running" : "queued"));
