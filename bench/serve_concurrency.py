@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Throughput of `kestrel serve` with concurrent clients against one client: the 22 TPC-H queries at --sf, first one
-after the other by a single client (the reference answers and time), then by --clients clients at once (half over the
-PostgreSQL protocol with psycopg 3, half over the Trino protocol with the trino client), each running all 22 in its
-own random order. Every concurrent answer must equal the single client's (numbers within a relative 1e-9), no query
-may fail (an out-of-memory error included). Prints both times, the throughput ratio (queries per second concurrent /
-one after the other) and ends with "N passed, N failed, 0 skipped"; exits non-zero on any failure.
+"""Throughput of `kestrel serve` with concurrent clients against the same clients one after the other: --clients
+client processes (half over the PostgreSQL protocol with psycopg 3, half over the Trino protocol with the trino
+client), each running the 22 TPC-H queries at --sf in its own random order, first one client after the other (the
+reference answers and time), then all at once. Every concurrent answer must equal the same client's answer from the
+first round (numbers within a relative 1e-9), and no query may fail (an out-of-memory error included). Prints both
+times, the throughput ratio (one after the other / at once) and ends with "N passed, N failed, 0 skipped"; exits
+non-zero on any failure.
 
     .venv/bin/python bench/serve_concurrency.py --device gpu --sf 10 --clients 8
 """
 
 import argparse
+import multiprocessing
 import pathlib
 import random
 import sys
-import threading
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -23,15 +24,26 @@ import tpch_support as tpch  # noqa: E402
 from serve_soak import start_server  # noqa: E402
 
 
-def runner(kind, ports, user):
-    """A function that runs one statement and returns its rows, over protocol `kind`."""
+def run_client(job):
+    """One client: connects over its protocol and runs its queries in order. Returns (seconds, {query: rows} or an
+    error text per query)."""
+    kind, ports, user, texts, order = job
     if kind == "pg":
         import psycopg
         conn = psycopg.connect(host="127.0.0.1", port=ports["pg"], user=user, autocommit=True)
-        return lambda sql: conn.execute(sql).fetchall()
-    import trino
-    cur = trino.dbapi.connect(host="127.0.0.1", port=ports["trino"], user=user).cursor()
-    return lambda sql: (cur.execute(sql), cur.fetchall())[1]
+        go = lambda sql: conn.execute(sql).fetchall()  # noqa: E731
+    else:
+        import trino
+        cur = trino.dbapi.connect(host="127.0.0.1", port=ports["trino"], user=user).cursor()
+        go = lambda sql: (cur.execute(sql), cur.fetchall())[1]  # noqa: E731
+    answers = {}
+    start = time.monotonic()
+    for n in order:
+        try:
+            answers[n] = [list(r) for r in go(texts[n])]
+        except Exception as e:  # noqa: BLE001 - reported by the caller
+            answers[n] = f"{type(e).__name__}: {str(e)[:300]}"
+    return time.monotonic() - start, answers
 
 
 def main():
@@ -48,55 +60,36 @@ def main():
     server, ports = start_server(a.kestrel, data, a.device, a.server_option)
     texts = {n: tpch.query_text(n, sf).strip().rstrip(";") for n in range(1, 23)}
     problems = []
+    checked = 0
+    jobs = []
+    for i in range(a.clients):
+        order = list(range(1, 23))
+        random.Random(i).shuffle(order)
+        jobs.append(("trino" if i % 2 else "pg", ports, f"client{i}", texts, order))
     try:
-        run = runner("pg", ports, "reference")
-        for n in (1, 6):  # warm-up: the table cache, the file pages
-            run(texts[n])
-        reference = {}
-        start = time.monotonic()
-        for n in range(1, 23):
-            reference[n] = run(texts[n])
-        sequential = time.monotonic() - start
-        print(f"one client: 22 queries in {sequential:.2f} s", flush=True)
-
-        checked = [0]
-        lock = threading.Lock()
-
-        def client(i):
-            kind = "trino" if i % 2 else "pg"
-            order = list(range(1, 23))
-            random.Random(i).shuffle(order)
-            try:
-                go = runner(kind, ports, f"client{i}")
-            except Exception as e:  # noqa: BLE001 - a refused connection is a server problem
-                with lock:
-                    problems.append(f"client {i} ({kind}): cannot connect: {e}")
-                return
-            for n in order:
-                try:
-                    rows = go(texts[n])
-                except Exception as e:  # noqa: BLE001
-                    with lock:
-                        problems.append(f"client {i} ({kind}) q{n}: {type(e).__name__}: {str(e)[:300]}")
+        with multiprocessing.get_context("spawn").Pool(a.clients) as pool:
+            pool.apply(run_client, (("pg", ports, "warmup", texts, list(range(1, 23))),))  # the table cache, file pages
+            start = time.monotonic()
+            reference = [pool.apply(run_client, (job,))[1] for job in jobs]
+            serial = time.monotonic() - start
+            print(f"{a.clients} clients one after the other: {22 * a.clients} queries in {serial:.2f} s", flush=True)
+            start = time.monotonic()
+            results = pool.map(run_client, jobs)
+            concurrent = time.monotonic() - start
+        for i, (job, ref, (_, answers)) in enumerate(zip(jobs, reference, results)):
+            for n in job[4]:
+                if isinstance(ref[n], str) or isinstance(answers[n], str):
+                    problems.append(f"client {i} ({job[0]}) q{n}: {ref[n] if isinstance(ref[n], str) else answers[n]}")
                     continue
-                diff = tpch.compare_rows([list(r) for r in reference[n]], [list(r) for r in rows], ordered=False)
-                with lock:
-                    if diff:
-                        problems.append(f"client {i} ({kind}) q{n}: {diff[0] if isinstance(diff, list) else diff}")
-                    else:
-                        checked[0] += 1
-
-        threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(a.clients)]
-        start = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        concurrent = time.monotonic() - start
+                diff = tpch.compare_rows(ref[n], answers[n], ordered=False)
+                if diff:
+                    problems.append(f"client {i} ({job[0]}) q{n}: {diff[0]}")
+                else:
+                    checked += 1
         total = 22 * a.clients
-        ratio = (total / concurrent) / (22 / sequential)
-        print(f"{a.clients} clients: {total} queries in {concurrent:.2f} s; throughput {total / concurrent:.2f} "
-              f"queries/s against {22 / sequential:.2f} one after the other: {ratio:.2f}x")
+        print(f"{a.clients} clients at once: {total} queries in {concurrent:.2f} s; throughput "
+              f"{total / concurrent:.2f} queries/s against {total / serial:.2f} one after the other: "
+              f"{serial / concurrent:.2f}x")
         if server.poll() is not None:
             problems.append(f"the server exited with {server.returncode}")
     finally:
@@ -105,7 +98,7 @@ def main():
             server.wait(30)
     for p in problems[:20]:
         print("PROBLEM", p)
-    print(f"{checked[0]} passed, {len(problems)} failed, 0 skipped")
+    print(f"{checked} passed, {len(problems)} failed, 0 skipped")
     return 1 if problems else 0
 
 
