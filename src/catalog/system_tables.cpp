@@ -47,7 +47,7 @@ TablePtr information_schema_tables(const std::vector<Relation>& relations) {
   return out.finish();
 }
 
-TablePtr information_schema_columns(const std::vector<Relation>& relations) {
+TablePtr information_schema_columns(const std::vector<Relation>& relations, TypeNames type_names) {
   SystemTableBuilder out(
       "columns", {text_field("table_catalog"), text_field("table_schema"), text_field("table_name"),
                   text_field("column_name"), int_field("ordinal_position"), text_field("column_default", true),
@@ -64,7 +64,10 @@ TablePtr information_schema_columns(const std::vector<Relation>& relations) {
       if (temporal) datetime_precision = f.type.id() == TypeId::kDate ? 0 : 6;
       out.add_row({Value::varchar(kCatalogName), Value::varchar(kUserSchema), Value::varchar(r.name),
                    Value::varchar(f.name), Value::integer(static_cast<int32_t>(i + 1)), Value(),
-                   Value::varchar(f.nullable ? "YES" : "NO"), Value::varchar(sql_standard_type_name(f.type)), Value(),
+                   Value::varchar(f.nullable ? "YES" : "NO"),
+                   Value::varchar(type_names == TypeNames::kTrino ? trino_type_name(f.type)
+                                                                  : sql_standard_type_name(f.type)),
+                   Value(),
                    optional_int(shape.precision), optional_int(shape.radix), optional_int(shape.scale),
                    optional_int(datetime_precision)});
     }
@@ -135,14 +138,14 @@ std::vector<std::string> system_table_names(const std::string& schema) {
 }
 
 TablePtr build_system_table(const Catalog& catalog, const std::string& schema, const std::string& name,
-                            const ViewColumns& view_columns) {
+                            const ViewColumns& view_columns, TypeNames type_names) {
   auto names = system_table_names(schema);
   if (std::find(names.begin(), names.end(), name) == names.end()) return nullptr;
   if (schema == "information_schema" && name == "schemata") return information_schema_schemata();
   std::vector<Relation> relations = list_relations(catalog, view_columns);
   if (schema == "pg_catalog") return build_pg_catalog_table(name, relations);
   if (name == "tables") return information_schema_tables(relations);
-  return information_schema_columns(relations);
+  return information_schema_columns(relations, type_names);
 }
 
 std::string sql_standard_type_name(const LogicalType& type) {

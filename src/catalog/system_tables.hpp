@@ -42,10 +42,13 @@ bool is_system_schema(const std::string& schema);
 /// The names of the system tables of a system schema, sorted.
 std::vector<std::string> system_table_names(const std::string& schema);
 
+/// How information_schema.columns spells types: SQL-standard (PostgreSQL clients) or Trino's names.
+enum class TypeNames : uint8_t { kSqlStandard, kTrino };
+
 /// Builds the system table `schema.name` (both lower case) from the catalog's current state; nullptr when the system
 /// schema has no such table.
 TablePtr build_system_table(const Catalog& catalog, const std::string& schema, const std::string& name,
-                            const ViewColumns& view_columns);
+                            const ViewColumns& view_columns, TypeNames type_names = TypeNames::kSqlStandard);
 
 /// The SQL-standard spelling of a type for information_schema.columns.data_type: `integer`, `character varying`,
 /// `timestamp without time zone`, `numeric`, ...

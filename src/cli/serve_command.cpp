@@ -34,7 +34,7 @@ class ServedDatabase final : public server::SqlBackend {
   ServedDatabase(const DatabaseOptions& options, double query_timeout_s, int max_queries)
       : database_(options), board_(query_timeout_s, static_cast<size_t>(std::max(max_queries, 1))) {}
 
-  std::unique_ptr<server::SqlSession> open_session(const std::string& user) override;
+  std::unique_ptr<server::SqlSession> open_session(const std::string& user, server::ClientProtocol protocol) override;
   std::vector<std::string> split_statements(std::string_view script) const override {
     std::vector<std::string> out;
     for (auto& [text, line] : Connection::split_statements(script)) out.push_back(std::move(text));
@@ -125,6 +125,7 @@ class ServedSession final : public server::SqlSession {
     }
   }
   void cancel() override { connection_.cancel(); }
+  Connection& connection() { return connection_; }
 
  private:
   server::StatementResult show_queries() {
@@ -157,8 +158,11 @@ class ServedSession final : public server::SqlSession {
   Connection connection_;  ///< its settings are this session's: SET changes only them
 };
 
-std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string& user) {
-  return std::make_unique<ServedSession>(*this, user);
+std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string& user,
+                                                                server::ClientProtocol protocol) {
+  auto session = std::make_unique<ServedSession>(*this, user);
+  if (protocol == server::ClientProtocol::kTrino) session->connection().settings().set("type_names", "trino");
+  return session;
 }
 
 server::pg::PgServer* g_pg_server = nullptr;

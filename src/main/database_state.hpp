@@ -9,6 +9,7 @@
 #include <shared_mutex>
 
 #include "catalog/catalog.hpp"
+#include "catalog/system_tables.hpp"
 #include "exec/ops/scan/device_table_cache.hpp"
 #include "exec/ops/scan/scan_reuse.hpp"
 #include "gpu/memory_resource.hpp"
@@ -66,6 +67,11 @@ struct SessionState {
   io::DeviceScanStats* scan_stats = nullptr;
   /// Progress of the running statement (pipeline, morsels done, morsels, pipelines); set by the CLI on a terminal.
   std::function<void(size_t, size_t, size_t, size_t)> progress;
+
+  /// How this connection's information_schema spells types (its type_names setting).
+  catalog::TypeNames type_names() const {
+    return settings.get("type_names") == "trino" ? catalog::TypeNames::kTrino : catalog::TypeNames::kSqlStandard;
+  }
 };
 
 }  // namespace kestrel

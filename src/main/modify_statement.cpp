@@ -73,7 +73,7 @@ plan::LogicalPtr bind_new_rows(const SessionState& state, const catalog::Table& 
   if (where != nullptr) select->items.push_back({ast::clone(*where), std::nullopt, where->position});
   for (const auto& v : values) select->items.push_back({ast::clone(*v.expr), std::nullopt, v.expr->position});
   query.body = std::move(select);
-  plan::Binder binder(state.catalog);
+  plan::Binder binder(state.catalog, state.type_names());
   plan::LogicalPtr bound = binder.bind_query(query);
 
   const size_t width = table.schema()->size();

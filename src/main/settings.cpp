@@ -13,6 +13,7 @@ namespace {
 
 bool valid_bool(const std::string& v) { return v == "true" || v == "false" || v == "on" || v == "off"; }
 bool valid_table_format(const std::string& v) { return v == "parquet" || v == "kcol"; }
+bool valid_type_names(const std::string& v) { return v == "postgres" || v == "trino"; }
 bool valid_count(const std::string& v) {
   return !v.empty() && v.size() <= 12 && std::all_of(v.begin(), v.end(), ::isdigit);
 }
@@ -64,6 +65,11 @@ Settings::Settings() {
                                 "host memory limit in MiB of the batches and buffers of all queries together (0: no "
                                 "limit; by default three quarters of the machine's memory)",
                                 valid_count};
+  entries_["type_names"] = {"postgres", "postgres",
+                            "spelling of types in information_schema.columns.data_type: postgres (SQL standard: "
+                            "character varying, double precision, numeric) or trino (varchar, double, "
+                            "decimal(p,s)); sessions of the Trino protocol start with trino",
+                            valid_type_names};
   entries_["table_format"] = {"parquet", "parquet",
                               "file format of the tables CREATE TABLE ... AS writes into the data folder: parquet or "
                               "kcol (WITH (format = ...) overrides it per statement)",

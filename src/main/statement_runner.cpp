@@ -255,7 +255,7 @@ QueryResult create_table_as(SessionState& state, const ast::CreateTableAsStateme
                        "written into the data folder, and none is attached (start kestrel with --data DIR)",
                        "0A000", s.options.front().position);
   }
-  plan::Binder binder(state.catalog);
+  plan::Binder binder(state.catalog, state.type_names());
   auto plan = binder.bind_query(*s.query);
   QueryResult rows = execute_plan(state, plan, cancel);
   std::vector<Field> fields = plan->output;
@@ -309,7 +309,7 @@ QueryResult insert(SessionState& state, const ast::InsertStatement& s, const std
       source_of[*idx] = static_cast<int>(k);
     }
   }
-  plan::Binder binder(state.catalog);
+  plan::Binder binder(state.catalog, state.type_names());
   auto source = binder.bind_query(*s.source);
   size_t expected = s.columns.empty() ? schema.size() : s.columns.size();
   if (source->output.size() != expected) {
@@ -361,7 +361,7 @@ QueryResult drop(SessionState& state, const ast::DropStatement& s) {
 QueryResult describe(SessionState& state, const ast::DescribeStatement& s) {
   std::vector<Field> fields;
   if (s.query) {
-    plan::Binder binder(state.catalog);
+    plan::Binder binder(state.catalog, state.type_names());
     fields = binder.bind_query(*s.query)->output;
   } else {
     auto table = state.catalog.find_table(s.table.name());
@@ -382,7 +382,7 @@ QueryResult explain(SessionState& state, const ast::ExplainStatement& s, const s
   if (!s.statement->is<ast::QueryStatement>()) {
     throw NotImplemented("EXPLAIN supports queries only", s.statement->position);
   }
-  plan::Binder binder(state.catalog);
+  plan::Binder binder(state.catalog, state.type_names());
   auto bound = binder.bind_query(*s.statement->as<ast::QueryStatement>().query);
   std::string text;
   if (s.analyze) {
@@ -412,7 +412,7 @@ QueryResult explain(SessionState& state, const ast::ExplainStatement& s, const s
 QueryResult copy_to(SessionState& state, const ast::CopyStatement& s, const std::atomic<bool>& cancel) {
   if (!s.to) throw NotImplemented("COPY ... FROM is not supported yet; use INSERT INTO ... SELECT * FROM read_csv(...)", s.position);
   state.catalog.file_access().check_write(s.file, s.position);
-  plan::Binder binder(state.catalog);
+  plan::Binder binder(state.catalog, state.type_names());
   plan::LogicalPtr plan;
   if (s.query) {
     plan = binder.bind_query(*s.query);
@@ -524,7 +524,7 @@ void wait_for(Lock& lock, const std::atomic<bool>& cancel) {
 QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
   switch (statement.kind) {
     case ast::StatementKind::kQuery: {
-      plan::Binder binder(state.catalog);
+      plan::Binder binder(state.catalog, state.type_names());
       auto plan = binder.bind_query(*statement.as<ast::QueryStatement>().query);
       return execute_plan(state, plan, cancel);
     }
@@ -533,7 +533,7 @@ QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, c
       return create_table_as(state, statement.as<ast::CreateTableAsStatement>(), cancel);
     case ast::StatementKind::kCreateView: {
       const auto& s = statement.as<ast::CreateViewStatement>();
-      plan::Binder binder(state.catalog);
+      plan::Binder binder(state.catalog, state.type_names());
       binder.bind_query(*s.query);  // reject views that do not bind now
       state.catalog.add_view({s.name.name(), s.query_text, s.column_names}, s.or_replace);
       return status("CREATE VIEW");

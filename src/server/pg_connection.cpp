@@ -133,7 +133,7 @@ bool PgConnection::startup() {
       stream_.queue(negotiate.finish());
     }
     if (!authenticate()) return false;
-    session_ = server_.backend().open_session(user_);
+    session_ = server_.backend().open_session(user_, ClientProtocol::kPostgres);
     set_receive_timeout(fd_, 0);
     send_startup_answer();
     return stream_.flush();

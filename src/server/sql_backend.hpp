@@ -3,6 +3,7 @@
 /// layer sits below the embedding API (main/), so `kestrel serve` in cli/ implements these over Database and
 /// Connection; a test can implement them with canned results.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,12 +36,16 @@ class SqlSession {
   virtual void cancel() = 0;
 };
 
+/// The protocol a session's client speaks.
+enum class ClientProtocol : uint8_t { kPostgres, kTrino };
+
 /// The engine as the servers see it.
 class SqlBackend {
  public:
   virtual ~SqlBackend() = default;
-  /// A new session for one client connection, as `user`.
-  virtual std::unique_ptr<SqlSession> open_session(const std::string& user) = 0;
+  /// A new session for one client connection, as `user`, over `protocol` (Trino sessions see Trino's type names in
+  /// information_schema).
+  virtual std::unique_ptr<SqlSession> open_session(const std::string& user, ClientProtocol protocol) = 0;
   /// Splits a script into statement texts at top-level `;` (each an exact substring of `script`, in order).
   virtual std::vector<std::string> split_statements(std::string_view script) const = 0;
 };

@@ -54,7 +54,7 @@ TrinoQuery::TrinoQuery(std::string id, QueryRequest request)
       last_access_(created_) {}
 
 void TrinoQuery::start(SqlBackend& backend) {
-  session_ = backend.open_session(request_.user);
+  session_ = backend.open_session(request_.user, ClientProtocol::kTrino);
   std::thread([self = shared_from_this()] { self->execute(); }).detach();
 }
 

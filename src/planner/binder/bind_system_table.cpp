@@ -25,10 +25,12 @@ std::vector<Field> Binder::view_fields(const catalog::View& view) const {
 catalog::TablePtr Binder::system_table(const ast::QualifiedName& name) const {
   catalog::ViewColumns view_columns;
   if (!listing_views_) view_columns = [this](const catalog::View& view) { return view_fields(view); };
-  if (name.parts.size() == 1) return catalog::build_system_table(catalog_, "pg_catalog", name.name(), view_columns);
+  if (name.parts.size() == 1) {
+    return catalog::build_system_table(catalog_, "pg_catalog", name.name(), view_columns, type_names_);
+  }
   const std::string& schema = name.parts[name.parts.size() - 2];
   if (!catalog::is_system_schema(schema)) return nullptr;
-  catalog::TablePtr table = catalog::build_system_table(catalog_, schema, name.name(), view_columns);
+  catalog::TablePtr table = catalog::build_system_table(catalog_, schema, name.name(), view_columns, type_names_);
   if (!table) throw BinderError("table '" + name.to_string() + "' does not exist", name.position, "42P01");
   return table;
 }

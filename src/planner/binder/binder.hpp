@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "catalog/system_tables.hpp"
 #include "parser/ast/ast.hpp"
 #include "planner/logical_plan.hpp"
 
@@ -90,7 +91,8 @@ class Binder {
                                        const Correlation& correlation, bool null_aware);
 
  public:
-  explicit Binder(const catalog::Catalog& catalog) : catalog_(catalog) {}
+  explicit Binder(const catalog::Catalog& catalog, catalog::TypeNames type_names = catalog::TypeNames::kSqlStandard)
+      : catalog_(catalog), type_names_(type_names) {}
 
   /// The plan of a query; its output fields carry the result column names.
   LogicalPtr bind_query(const ast::Query& query, Correlation* correlation = nullptr);
@@ -157,6 +159,8 @@ class Binder {
   /// Set in the binder that computes view columns for a system table, so a view over information_schema does not
   /// bind itself again without end (it lists views without columns).
   bool listing_views_ = false;
+  /// How information_schema.columns spells types (the session's type_names setting).
+  catalog::TypeNames type_names_ = catalog::TypeNames::kSqlStandard;
   std::optional<int64_t> statement_time_;
 };
 
