@@ -17,7 +17,7 @@ from .exceptions import (BinderError, ConstraintError, DatabaseError, DataError,
                          FileIOError, IntegrityError, InterfaceError, InternalError, InvalidInputError,
                          NotSupportedError, OperationalError, ProgrammingError, QueryCancelledError,
                          ResourceExhaustedError, SQLSyntaxError, Warning)
-from .result import Result
+from .result import Column, Result
 from .types import (BINARY, BOOLEAN, DATETIME, NUMBER, ROWID, STRING, Binary, Date, DateFromTicks, Interval, Time,
                     TimeFromTicks, Timestamp, TimestampFromTicks)
 

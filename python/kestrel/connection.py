@@ -68,11 +68,13 @@ class Connection:
 
     # -- the DuckDB-like API ------------------------------------------------------------------------------------
 
-    def sql(self, query: str, params: Sequence[Any] | None = None) -> Result:
+    def sql(self, query: str, params: Sequence[Any] | None = None, *, keep_on_gpu: bool = False) -> Result:
         """Runs ``query`` and returns its Result. With ``params``, the query is one statement whose ``?`` (or
         ``$1``, ``$2``, ...) parameters take these values; without, it may be several statements separated by
-        ``;``, and the result is the last one's."""
-        return Result(self._native.execute(query, _literals(query, params)))
+        ``;``, and the result is the last one's. With ``keep_on_gpu``, a query that runs on the GPU leaves its rows
+        in GPU memory (``Result.memory == "device"``, ``Result.column()`` for DLPack consumers); on the CPU it
+        changes nothing."""
+        return Result(self._native.execute(query, _literals(query, params), keep_on_gpu))
 
     def register(self, name: str, data: Any, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> "Connection":
         """Makes ``data`` the in-memory table ``name`` (replacing a table of that name): a pyarrow Table or

@@ -20,7 +20,9 @@ class Result:
     ``polars.DataFrame(result)`` and DuckDB (``duckdb.sql("SELECT * FROM result")``) read it directly. Arrow
     consumers share the result's buffers: no value is copied, except BOOLEAN (a byte per value in Kestrel, a bit in
     Arrow), INTERVAL (microseconds become Arrow's nanoseconds) and dictionary-encoded strings, which are decoded.
-    Results always live in host memory; GPU queries copy their final rows to the host.
+    Results live in host memory, except those of ``con.sql(..., keep_on_gpu=True)`` run on the GPU, whose rows stay
+    in GPU memory (``memory == "device"``): ``column()`` hands their numeric columns to CuPy, PyTorch and other
+    DLPack / CUDA Array Interface consumers without a copy, and the row and Arrow views copy them to the host once.
 
     Types in Arrow: BOOLEAN bool, TINYINT..BIGINT int8..int64, REAL float32, DOUBLE float64, DECIMAL(p,s)
     decimal64 up to 18 digits and decimal128 above, DATE date32, TIMESTAMP timestamp[us], INTERVAL
@@ -74,6 +76,26 @@ class Result:
     def row_count(self) -> int:
         return self._native.row_count
 
+    @property
+    def memory(self) -> str:
+        """Where the rows are: ``"device"`` (GPU memory) or ``"host"``."""
+        return self._native.memory
+
+    def column(self, key: int | str) -> "Column":
+        """One column as an array for DLPack (``numpy.from_dlpack``, ``cupy.from_dlpack``, ``torch.from_dlpack``)
+        and the array interfaces (``__cuda_array_interface__`` for device rows, ``__array_interface__`` for host
+        rows). Shared with the result, not copied, when the result is one batch (else concatenated once in the
+        same memory). BOOLEAN, integers, REAL, DOUBLE, DATE (int32 days since 1970-01-01) and TIMESTAMP (int64
+        microseconds) without NULLs; other types and NULLs raise TypeError."""
+        if isinstance(key, str):
+            names = self.columns
+            if key not in names:
+                raise KeyError(f"no column {key!r} (columns: {', '.join(names)})")
+            key = names.index(key)
+        if not 0 <= key < len(self._columns):
+            raise IndexError(f"column {key} out of range ({len(self._columns)} columns)")
+        return Column(self._columns[key][0], self._native.column_array(key), self._native.memory == "device")
+
     def __len__(self) -> int:
         return self._native.row_count
 
@@ -126,3 +148,59 @@ class Result:
             return f"<kestrel.Result {self.message!r}>"
         columns = ", ".join(f"{n} {t}" for n, t in zip(self.columns, self.types))
         return f"<kestrel.Result {self.row_count} rows: {columns}>"
+
+
+class Column:
+    """One result column as an array (see ``Result.column``): ``__dlpack__`` / ``__dlpack_device__``, and
+    ``__cuda_array_interface__`` (device rows) or ``__array_interface__`` (host rows). It keeps the result's memory
+    (and, for device rows, the database's GPU memory pool) alive while it exists."""
+
+    __slots__ = ("name", "_array", "_address", "_rows", "_typestr", "_on_device")
+
+    def __init__(self, name: str, native: tuple, on_device: bool):
+        self.name = name
+        self._array, self._address, self._rows, self._typestr = native
+        self._on_device = on_device
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self._rows,)
+
+    @property
+    def typestr(self) -> str:
+        """The element type in the array interfaces' spelling: ``<i8``, ``<f8``, ``|b1``, ..."""
+        return self._typestr
+
+    @property
+    def on_device(self) -> bool:
+        """Whether the values are in GPU memory."""
+        return self._on_device
+
+    def __len__(self) -> int:
+        return self._rows
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+    def _interface(self) -> dict:
+        return {"shape": (self._rows,), "typestr": self._typestr, "data": (self._address, True), "version": 3,
+                "strides": None}
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        if not self._on_device:
+            raise AttributeError("the column is in host memory: use __array_interface__ or DLPack")
+        return self._interface()
+
+    @property
+    def __array_interface__(self) -> dict:
+        if self._on_device:
+            raise AttributeError("the column is in GPU memory: use __cuda_array_interface__ or DLPack")
+        return self._interface()
+
+    def __repr__(self) -> str:
+        where = "GPU" if self._on_device else "host"
+        return f"<kestrel.Column {self.name!r}: {self._rows} x {self._typestr} in {where} memory>"

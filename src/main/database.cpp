@@ -93,11 +93,11 @@ void Connection::set_progress(std::function<void(size_t, size_t, size_t, size_t)
   session_->progress = std::move(progress);
 }
 
-QueryResult Connection::query(std::string_view sql) {
+QueryResult Connection::query(std::string_view sql, bool device_rows) {
   cancel_requested_.store(false);
   auto start = std::chrono::steady_clock::now();
   auto statement = parse_statement(sql);
-  QueryResult result = run_statement(*session_, *statement, cancel_requested_);
+  QueryResult result = run_statement(*session_, *statement, cancel_requested_, device_rows);
   result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -98,8 +98,11 @@ class Connection {
   /// Called as the running statement progresses: (pipeline, morsels done, morsels, pipelines).
   void set_progress(std::function<void(size_t, size_t, size_t, size_t)> progress);
 
-  /// Runs one SQL statement (a trailing `;` is allowed). Throws a kestrel::Error subclass on failure.
-  QueryResult query(std::string_view sql);
+  /// Runs one SQL statement (a trailing `;` is allowed). Throws a kestrel::Error subclass on failure. With
+  /// `device_rows`, a query that runs on the GPU leaves its rows in device memory (batches of MemoryKind::kDevice,
+  /// ready on any stream, from the database's device pool: the Database must outlive them); otherwise, and for rows a
+  /// CPU step produced, they are host batches.
+  QueryResult query(std::string_view sql, bool device_rows = false);
   /// Splits a script into statements at top-level `;`, respecting quotes and comments. Each entry is the text of
   /// one statement and its 1-based starting line within the script.
   static std::vector<std::pair<std::string, uint32_t>> split_statements(std::string_view script);

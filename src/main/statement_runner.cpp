@@ -521,12 +521,13 @@ void wait_for(Lock& lock, const std::atomic<bool>& cancel) {
   }
 }
 
-QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
+QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel,
+                         bool device_rows) {
   switch (statement.kind) {
     case ast::StatementKind::kQuery: {
       plan::Binder binder(state.catalog, state.type_names());
       auto plan = binder.bind_query(*statement.as<ast::QueryStatement>().query);
-      return execute_plan(state, plan, cancel);
+      return execute_plan(state, plan, cancel, nullptr, device_rows && state.gpu);
     }
     case ast::StatementKind::kCreateTable: return create_table(state, statement.as<ast::CreateTableStatement>());
     case ast::StatementKind::kCreateTableAs:
@@ -569,10 +570,11 @@ QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, c
 
 }  // namespace
 
-QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel) {
+QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel,
+                          bool device_rows) {
   // SET and RESET change the connection's own settings only.
   if (statement.kind == ast::StatementKind::kSet || statement.kind == ast::StatementKind::kReset) {
-    return run_unlocked(state, statement, cancel);
+    return run_unlocked(state, statement, cancel, device_rows);
   }
   std::shared_lock<std::shared_timed_mutex> reading(state.db.catalog_mutex, std::defer_lock);
   std::unique_lock<std::shared_timed_mutex> writing(state.db.catalog_mutex, std::defer_lock);
@@ -590,7 +592,7 @@ QueryResult run_statement(SessionState& state, const ast::Statement& statement, 
   }
   std::unique_lock<std::timed_mutex> device(state.db.device_mutex, std::defer_lock);
   if (state.gpu && runs_plan(statement)) wait_for(device, cancel);
-  return run_unlocked(state, statement, cancel);
+  return run_unlocked(state, statement, cancel, device_rows);
 }
 
 }  // namespace kestrel

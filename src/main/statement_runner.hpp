@@ -10,8 +10,10 @@
 
 namespace kestrel {
 
-/// Runs `statement` (whose SQL text is `sql`). Throws kestrel::Error subclasses.
-QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel);
+/// Runs `statement`. Throws kestrel::Error subclasses. With `device_rows`, a query's rows that a GPU plan produced
+/// on the device stay there.
+QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel,
+                          bool device_rows = false);
 
 /// Runs a bound plan (on the database's device) and returns its rows as host batches; with `profile`, also the
 /// optimized plan and per-step statistics. For the statements that run queries as a step (INSERT, UPDATE, ...).

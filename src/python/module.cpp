@@ -34,12 +34,15 @@ NB_MODULE(_kestrel, m) {
            "The result as an Arrow C stream (PyCapsule 'arrow_array_stream'); buffers are shared, not copied.")
       .def("__arrow_c_schema__", &NativeResult::arrow_c_schema, "The result's schema (PyCapsule 'arrow_schema').")
       .def("buffer_addresses", &NativeResult::buffer_addresses, "batch"_a, "column"_a,
-           "Addresses of the buffers of one column of one batch (for tests of zero-copy exports).");
+           "Addresses of the buffers of one column of one batch (for tests of zero-copy exports).")
+      .def_prop_ro("memory", &NativeResult::memory, "'device' when the rows are in GPU memory, else 'host'.")
+      .def("column_array", &NativeResult::column_array, "column"_a,
+           "(array with __dlpack__, data address) of one column without NULLs.");
 
   nb::class_<NativeConnection>(m, "NativeConnection", "A database and a session on it.")
       .def(nb::init<const std::vector<std::string>&, const std::string&, int, bool>(), "data"_a, "device"_a,
            "threads"_a, "gpu_fallback"_a)
-      .def("execute", &NativeConnection::execute, "sql"_a, "literals"_a = nb::none(),
+      .def("execute", &NativeConnection::execute, "sql"_a, "literals"_a = nb::none(), "device_rows"_a = false,
            "Runs a statement with parameters given as SQL literals, or a script; returns the last result.")
       .def("register_arrow", &NativeConnection::register_arrow, "name"_a, "stream"_a, "batch_rows"_a,
            "Copies an Arrow C stream (PyCapsule) into the in-memory table `name`; returns its rows.")

@@ -88,7 +88,7 @@ NativeConnection::NativeConnection(const std::vector<std::string>& data, const s
       throw IoError("data path '" + path + "' is neither a folder nor a file");
     }
   }
-  auto open = std::make_unique<Open>();
+  auto open = std::make_shared<Open>();
   {
     // Finding the GPU and listing the data folders can take a while.
     nb::gil_scoped_release release;
@@ -111,7 +111,8 @@ NativeConnection::Open& NativeConnection::open() {
 }
 
 std::unique_ptr<NativeResult> NativeConnection::execute(const std::string& sql,
-                                                        std::optional<std::vector<std::string>> literals) {
+                                                        std::optional<std::vector<std::string>> literals,
+                                                        bool device_rows) {
   open();  // fail early when closed
   std::optional<BoundStatement> bound;
   std::vector<ScriptStatement> statements;
@@ -140,7 +141,7 @@ std::unique_ptr<NativeResult> NativeConnection::execute(const std::string& sql,
     for (size_t i = 0; i < statements.size(); ++i) {
       current = i;
       if (abandoned) throw Cancelled();
-      last = connection->query(statements[i].text);
+      last = connection->query(statements[i].text, device_rows && i + 1 == statements.size());
     }
     return last;
   });
@@ -169,7 +170,20 @@ std::unique_ptr<NativeResult> NativeConnection::execute(const std::string& sql,
   if (interrupt) throw std::move(*interrupt);
   const ScriptStatement& failed = statements[current];
   try {
-    return std::make_unique<NativeResult>(future.get());
+    QueryResult result = future.get();
+    for (const Batch& b : result.batches) {
+      if (b.residency() != gpu::MemoryKind::kDevice) continue;
+      // Rows in the database's device pool: the result keeps the database.
+      std::shared_ptr<Open> keep;
+      {
+        std::lock_guard state(state_mutex_);
+        keep = open_;
+      }
+      if (!keep) raise_closed();
+      gpu::MemoryResource* pool = keep->database->state().device_pool.get();
+      return std::make_unique<NativeResult>(std::move(result), std::move(keep), pool);
+    }
+    return std::make_unique<NativeResult>(std::move(result));
   } catch (const Error& e) {
     raise_error(in_caller_text(e, sql, failed, bound ? &*bound : nullptr), sql);
   } catch (const ConnectionClosed&) {
@@ -235,12 +249,13 @@ void NativeConnection::cancel() {
 void NativeConnection::close() {
   nb::gil_scoped_release release;
   std::lock_guard run(run_mutex_);
-  std::unique_ptr<Open> closing;
+  std::shared_ptr<Open> closing;
   {
     std::lock_guard state(state_mutex_);
     closing = std::move(open_);
   }
-  // The database (GPU memory pool, table cache) goes here, outside the state lock.
+  // The database (GPU memory pool, table cache) goes here, outside the state lock, unless results whose rows are in
+  // its device memory still hold it (it goes with the last of them).
 }
 
 bool NativeConnection::closed() const {

@@ -27,7 +27,9 @@ class NativeConnection {
   /// Runs `sql`: one statement with `literals` in place of its parameters, or, without literals, a script of
   /// statements separated by ';' whose last result is returned. Raises kestrel.exceptions errors (positions in
   /// `sql`), KeyboardInterrupt when interrupted.
-  std::unique_ptr<NativeResult> execute(const std::string& sql, std::optional<std::vector<std::string>> literals);
+  /// With `device_rows`, the last statement's rows stay in GPU memory when a GPU plan produced them there.
+  std::unique_ptr<NativeResult> execute(const std::string& sql, std::optional<std::vector<std::string>> literals,
+                                        bool device_rows);
   /// Makes the Arrow stream in `stream` (a PyCapsule "arrow_array_stream", taken over) the in-memory table `name`,
   /// replacing a table of that name. Returns the rows imported.
   size_t register_arrow(const std::string& name, nanobind::capsule stream, size_t batch_rows);
@@ -59,7 +61,8 @@ class NativeConnection {
   std::mutex run_mutex_;
   /// Guards `open_` itself, so cancel() from another thread never sees it half closed.
   mutable std::mutex state_mutex_;
-  std::unique_ptr<Open> open_;
+  /// Shared with results whose rows are in the database's device memory: the database lives until they are gone.
+  std::shared_ptr<Open> open_;
 };
 
 }  // namespace kestrel::python

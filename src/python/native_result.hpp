@@ -3,20 +3,26 @@
 /// handed to Python as tuples of values or through the Arrow PyCapsule interface without copying their buffers.
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "main/database.hpp"
 
 namespace kestrel::python {
 
 /// One statement's QueryResult, owned; immutable, so Arrow arrays exported from it may outlive it (they hold the
-/// columns they point at).
+/// columns they point at). Its batches may be in device memory (a GPU query run with device rows): `keep_alive`
+/// then holds the database whose device pool they came from, and the row and Arrow views copy them to the host once.
 class NativeResult {
  public:
-  explicit NativeResult(QueryResult result) : result_(std::move(result)) {}
+  explicit NativeResult(QueryResult result, std::shared_ptr<void> keep_alive = nullptr,
+                        gpu::MemoryResource* device_mr = nullptr)
+      : keep_alive_(std::move(keep_alive)), result_(std::move(result)), device_mr_(device_mr) {}
 
   /// Whether the statement returned rows (a query) rather than only a status message.
   bool has_rows() const { return result_.has_rows(); }
@@ -25,6 +31,8 @@ class NativeResult {
   double elapsed_ms() const { return result_.elapsed_ms; }
   size_t row_count() const { return result_.row_count(); }
   size_t batch_count() const { return result_.batches.size(); }
+  /// "device" when the rows are in GPU memory, else "host".
+  std::string memory() const;
 
   /// (name, SQL type, type name without parameters, precision, scale, nullable) of each column.
   nanobind::list columns() const;
@@ -40,8 +48,22 @@ class NativeResult {
   /// a dict of validity, values, offsets (None where absent), dictionary (bool) and memory ("host", ...).
   nanobind::dict buffer_addresses(size_t batch, size_t column) const;
 
+  /// Column `column` as one array for DLPack (`__dlpack__`, `__dlpack_device__`): host memory (kDLCPU) or device
+  /// memory (kDLCUDA), without a copy when the result is one batch, else concatenated once in the same memory.
+  /// Numbers, BOOLEAN, DATE (int32 days) and TIMESTAMP (int64 microseconds) without NULLs; anything else raises
+  /// TypeError (DLPack has neither validity nor these types). Returns (array, data address, rows, typestr), the
+  /// last three for __cuda_array_interface__ and __array_interface__.
+  nanobind::tuple column_array(size_t column) const;
+
  private:
+  /// The batches in host memory (the result's own, or copies of device batches made on first use).
+  const std::vector<Batch>& host_batches() const;
+
+  std::shared_ptr<void> keep_alive_;  // first: destroyed after the batches, whose memory it keeps
   QueryResult result_;
+  gpu::MemoryResource* device_mr_;  ///< the device pool of keep_alive_'s database (device results)
+  mutable std::mutex host_mutex_;
+  mutable std::optional<std::vector<Batch>> host_copies_;
 };
 
 }  // namespace kestrel::python

@@ -8,10 +8,14 @@
 #include <filesystem>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/error.hpp"
+#include "gpu/memory_resource.hpp"
+#include "gpu/stream_pool.hpp"
 #include "main/database.hpp"
+#include "vector/transfer.hpp"
 
 namespace kestrel {
 namespace {
@@ -292,6 +296,65 @@ TEST_F(GpuPlacementTest, FallbackOffRefusesOnlyPlansWithCpuOperators) {
   } catch (const NotImplemented& e) {
     EXPECT_NE(std::string(e.what()).find("gpu_fallback"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace kestrel
+
+namespace kestrel {
+namespace {
+
+TEST_F(GpuPlacementTest, DeviceRowsStayOnTheDeviceAndEqualTheHostRows) {
+  size_t device_results = 0;
+  for (const char* sql : kQueries) {
+    SCOPED_TRACE(sql);
+    QueryResult host = gpu_->query(sql);
+    QueryResult device = gpu_->query(sql, /*device_rows=*/true);
+    bool any_device = false;
+    QueryResult copied;
+    copied.schema = device.schema;
+    for (const Batch& b : device.batches) {
+      if (b.residency() == gpu::MemoryKind::kDevice) {
+        any_device = true;
+        copied.batches.push_back(copy_batch(b, gpu::host_memory_resource(), gpu::driver_stream()));
+      } else {
+        copied.batches.push_back(b);
+      }
+    }
+    device_results += any_device ? 1 : 0;
+    EXPECT_EQ(sorted_rows(copied), sorted_rows(host));
+  }
+  // Most of these plans end on the GPU: their rows must have stayed there.
+  EXPECT_GT(device_results, std::size(kQueries) / 2);
+}
+
+TEST_F(GpuPlacementTest, ConnectionsOnOneDatabaseRunQueriesFromSeveralThreads) {
+  std::vector<std::vector<std::string>> expected;
+  for (const char* sql : kQueries) expected.push_back(sorted_rows(cpu_->query(sql)));
+  constexpr int kThreads = 4;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Connection connection(*gpu_db_);
+      for (int round = 0; round < 3; ++round) {
+        for (size_t q = 0; q < std::size(kQueries); ++q) {
+          const size_t k = (q + static_cast<size_t>(t) * 7) % std::size(kQueries);
+          try {
+            if (sorted_rows(connection.query(kQueries[k])) != expected[k]) {
+              failures[t] = std::string("wrong rows: ") + kQueries[k];
+              return;
+            }
+          } catch (const std::exception& e) {
+            failures[t] = std::string(kQueries[k]) + ": " + e.what();
+            return;
+          }
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
 }  // namespace
