@@ -71,16 +71,9 @@ def trino_engine(server):
 
 
 @pytest.mark.parametrize("number", QUERIES)
-def test_tpch_sf1_through_sqlalchemy_psycopg(psycopg_engine, number):
-    with psycopg_engine.connect() as conn:
-        rows = conn.execute(sqlalchemy.text(tpch.query_text(number).strip().rstrip(";"))).fetchall()
-    problems = tpch.compare_with_answer(number, _text_rows(rows))
-    assert not problems, "\n".join(problems[:20])
-
-
-@pytest.mark.parametrize("number", QUERIES)
-def test_tpch_sf1_through_sqlalchemy_trino(trino_engine, number):
-    with trino_engine.connect() as conn:
+@pytest.mark.parametrize("dialect", ["psycopg_engine", "trino_engine"])
+def test_tpch_sf1_through_sqlalchemy(request, dialect, number):
+    with request.getfixturevalue(dialect).connect() as conn:
         rows = conn.execute(sqlalchemy.text(tpch.query_text(number).strip().rstrip(";"))).fetchall()
     problems = tpch.compare_with_answer(number, _text_rows(rows))
     assert not problems, "\n".join(problems[:20])
