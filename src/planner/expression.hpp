@@ -94,6 +94,42 @@ enum class ScalarFunction : uint16_t {
   kJsonParse,             ///< VARCHAR -> the JSON it holds, compact; an error when it is not JSON
   kJsonFormat,            ///< json -> VARCHAR, compact; NULL for invalid JSON
   kIsJsonScalar,          ///< json -> BOOLEAN: a number, string, boolean or null
+  // Presto functions, fourth slice (CPU only): statistics, bases, shifts, strings, URL, JSON, ISO 8601.
+  kNormalCdf,             ///< normal_cdf(DOUBLE mean, DOUBLE sd, DOUBLE v) -> DOUBLE P(N < v)
+  kInverseNormalCdf,      ///< inverse_normal_cdf(mean, sd, p) -> DOUBLE
+  kCauchyCdf,             ///< cauchy_cdf(median, scale, v) -> DOUBLE
+  kInverseCauchyCdf,      ///< inverse_cauchy_cdf(median, scale, p) -> DOUBLE
+  kWeibullCdf,            ///< weibull_cdf(a, b, v) -> DOUBLE
+  kInverseWeibullCdf,     ///< inverse_weibull_cdf(a, b, p) -> DOUBLE
+  kBetaCdf,               ///< beta_cdf(a, b, v) -> DOUBLE
+  kInverseBetaCdf,        ///< inverse_beta_cdf(a, b, p) -> DOUBLE
+  kChiSquaredCdf,         ///< chi_squared_cdf(df, v) -> DOUBLE
+  kInverseChiSquaredCdf,  ///< inverse_chi_squared_cdf(df, p) -> DOUBLE
+  kPoissonCdf,            ///< poisson_cdf(DOUBLE lambda, BIGINT value) -> DOUBLE P(N <= value)
+  kInversePoissonCdf,     ///< inverse_poisson_cdf(DOUBLE lambda, DOUBLE p) -> INTEGER
+  kBinomialCdf,           ///< binomial_cdf(BIGINT trials, DOUBLE probability, BIGINT value) -> DOUBLE P(N <= value)
+  kInverseBinomialCdf,    ///< inverse_binomial_cdf(BIGINT trials, DOUBLE probability, DOUBLE p) -> INTEGER
+  kWilsonIntervalLower,   ///< wilson_interval_lower(BIGINT successes, BIGINT trials, DOUBLE z) -> DOUBLE
+  kWilsonIntervalUpper,   ///< wilson_interval_upper(BIGINT successes, BIGINT trials, DOUBLE z) -> DOUBLE
+  kFromBase,              ///< from_base(VARCHAR, BIGINT radix) -> BIGINT
+  kToBase,                ///< to_base(BIGINT, BIGINT radix) -> VARCHAR
+  kBitwiseShiftLeft,      ///< bitwise_shift_left(BIGINT x, BIGINT shift, BIGINT bits) -> BIGINT
+  kBitwiseLogicalShiftRight, ///< bitwise_logical_shift_right(BIGINT x, BIGINT shift, BIGINT bits) -> BIGINT
+  kBitwiseArithmeticShiftRight, ///< bitwise_arithmetic_shift_right(BIGINT x, BIGINT shift) -> BIGINT
+  kBitwiseLeftShift,      ///< bitwise_left_shift(T x, BIGINT shift) -> T (T an integer type)
+  kBitwiseRightShift,     ///< bitwise_right_shift(T x, BIGINT shift) -> T, logical
+  kBitwiseRightShiftArithmetic, ///< bitwise_right_shift_arithmetic(T x, BIGINT shift) -> T
+  kReplaceFirst,          ///< replace_first(VARCHAR s, VARCHAR search, VARCHAR replace) -> VARCHAR
+  kStrrpos,               ///< strrpos(VARCHAR s, VARCHAR sub[, BIGINT instance]) -> BIGINT, from the end
+  kTrail,                 ///< trail(VARCHAR s, BIGINT n) -> VARCHAR: the last n characters
+  kUrlEncode,             ///< url_encode: VARCHAR -> VARCHAR
+  kUrlDecode,             ///< url_decode: VARCHAR -> VARCHAR
+  kJsonArrayContains,     ///< json_array_contains(json, value) -> BOOLEAN
+  kFromIso8601Date,       ///< from_iso8601_date: VARCHAR -> DATE
+  kToIso8601,             ///< to_iso8601: DATE or TIMESTAMP -> VARCHAR
+  kToMilliseconds,        ///< to_milliseconds: INTERVAL -> BIGINT
+  kParseDuration,         ///< parse_duration: VARCHAR ('3.5h') -> INTERVAL
+  kYearOfWeek,            ///< year_of_week: DATE or TIMESTAMP -> BIGINT ISO week-numbering year
 };
 
 /// False for functions whose value is not determined by their arguments (random): they are never folded into a

@@ -127,7 +127,42 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kJsonArrayGet:
     case ScalarFunction::kJsonParse:
     case ScalarFunction::kJsonFormat:
-    case ScalarFunction::kIsJsonScalar: return json_kernel(e, args, rows, ctx);
+    case ScalarFunction::kIsJsonScalar:
+    case ScalarFunction::kJsonArrayContains: return json_kernel(e, args, rows, ctx);
+    case ScalarFunction::kNormalCdf:
+    case ScalarFunction::kInverseNormalCdf:
+    case ScalarFunction::kCauchyCdf:
+    case ScalarFunction::kInverseCauchyCdf:
+    case ScalarFunction::kWeibullCdf:
+    case ScalarFunction::kInverseWeibullCdf:
+    case ScalarFunction::kBetaCdf:
+    case ScalarFunction::kInverseBetaCdf:
+    case ScalarFunction::kChiSquaredCdf:
+    case ScalarFunction::kInverseChiSquaredCdf:
+    case ScalarFunction::kPoissonCdf:
+    case ScalarFunction::kInversePoissonCdf:
+    case ScalarFunction::kBinomialCdf:
+    case ScalarFunction::kInverseBinomialCdf:
+    case ScalarFunction::kWilsonIntervalLower:
+    case ScalarFunction::kWilsonIntervalUpper:
+    case ScalarFunction::kFromBase:
+    case ScalarFunction::kToBase:
+    case ScalarFunction::kBitwiseShiftLeft:
+    case ScalarFunction::kBitwiseLogicalShiftRight:
+    case ScalarFunction::kBitwiseArithmeticShiftRight:
+    case ScalarFunction::kBitwiseLeftShift:
+    case ScalarFunction::kBitwiseRightShift:
+    case ScalarFunction::kBitwiseRightShiftArithmetic:
+    case ScalarFunction::kReplaceFirst:
+    case ScalarFunction::kStrrpos:
+    case ScalarFunction::kTrail:
+    case ScalarFunction::kUrlEncode:
+    case ScalarFunction::kUrlDecode:
+    case ScalarFunction::kFromIso8601Date:
+    case ScalarFunction::kToIso8601:
+    case ScalarFunction::kToMilliseconds:
+    case ScalarFunction::kParseDuration:
+    case ScalarFunction::kYearOfWeek: return presto_more_kernel(e, args, rows, ctx);
     case ScalarFunction::kTry: break;  // eval_function evaluates it (eval_try)
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));

@@ -201,6 +201,45 @@ Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_
         out = doc->is_array() || doc->is_object() ? 0 : 1;
         return true;
       });
+    case ScalarFunction::kJsonArrayContains: {
+      // Elements of the value's kind only: a BOOLEAN matches true/false, a BIGINT integral numbers, a DOUBLE any
+      // number, a VARCHAR strings.
+      const TypeId kind = args[1].column->type().id();
+      const StringReader* strings = nullptr;
+      std::optional<StringReader> string_value;
+      if (kind == TypeId::kVarchar) {
+        string_value.emplace(args[1]);
+        strings = &*string_value;
+      }
+      return map_rows_to_fixed<uint8_t>(e.type, args, rows, ctx, [&](size_t i, uint8_t& out) {
+        const std::optional<Json> doc = parse_json(text[i]);
+        if (!doc || !doc->is_array()) return false;
+        const size_t r = args[1].index(i);
+        out = 0;
+        for (const Json& element : *doc) {
+          bool equal = false;
+          switch (kind) {
+            case TypeId::kBoolean:
+              equal = element.is_boolean() && element.get<bool>() == (args[1].data<uint8_t>()[r] != 0);
+              break;
+            case TypeId::kBigInt:
+              equal = element.is_number_integer() && element.get<int64_t>() == args[1].data<int64_t>()[r];
+              break;
+            case TypeId::kDouble:
+              equal = element.is_number() && element.get<double>() == args[1].data<double>()[r];
+              break;
+            default:
+              equal = element.is_string() && element.get_ref<const std::string&>() == (*strings)[i];
+              break;
+          }
+          if (equal) {
+            out = 1;
+            break;
+          }
+        }
+        return true;
+      });
+    }
     default: throw InternalError(std::string("JSON function ") + plan::scalar_function_name(e.function));
   }
 }

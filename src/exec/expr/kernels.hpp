@@ -35,6 +35,10 @@ Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_
 /// (presto_math_funcs.cpp). random's `rows` are the batch's rows even when its
 /// arguments are constant, and its result is never constant.
 Operand presto_math_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// The distribution functions, wilson_interval_*, from_base, to_base, the bit shifts, replace_first, strrpos,
+/// trail, url_encode / url_decode, from_iso8601_date, to_iso8601, to_milliseconds, parse_duration and
+/// year_of_week (presto_more_funcs.cpp).
+Operand presto_more_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// LIKE and NOT LIKE.
 Operand like_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp, truncate, cbrt, log2.

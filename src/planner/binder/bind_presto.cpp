@@ -92,6 +92,10 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     if (call.name != "current_date") return make_constant(Value::timestamp(micros));
     return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(micros, kMicrosPerDay))));
   }
+  if (call.name == "current_timezone") {
+    if (!call.args.empty()) wrong_arity(call);
+    return make_constant(Value::varchar("UTC"));
+  }
   if (call.name == "to_regtype") {
     // to_regtype(name): the OID of the type, NULL for a name that is not one (clients look types up by name).
     if (call.args.size() != 1) wrong_arity(call);

@@ -106,6 +106,29 @@ constexpr FunctionEntry kDatetime[] = {
                      "1"}),
     rewrite_alias("week_of_year", "week"),
     rewrite("year", {"year(x) -> BIGINT", "The year of x.", kFieldOf, "year(DATE '2024-05-17')", "2024"}),
+    scalar("from_iso8601_date", F::kFromIso8601Date, 1, 1,
+           {"from_iso8601_date(string VARCHAR) -> DATE",
+            "The ISO 8601 date in string: YYYY-MM-DD, YYYY-MM, YYYY, a week date YYYY-Www[-D] or an ordinal date "
+            "YYYY-DDD; an error otherwise.", "NULL when string is NULL.", "from_iso8601_date('2020-W10-1')",
+            "2020-03-02"}),
+    scalar("to_iso8601", F::kToIso8601, 1, 1,
+           {"to_iso8601(x DATE or TIMESTAMP) -> VARCHAR",
+            "x in ISO 8601: YYYY-MM-DD for a date, YYYY-MM-DDTHH:MM:SS.mmm for a timestamp.", "NULL when x is NULL.",
+            "to_iso8601(TIMESTAMP '2020-05-11 11:15:05')", "2020-05-11T11:15:05.000"}),
+    scalar("to_milliseconds", F::kToMilliseconds, 1, 1,
+           {"to_milliseconds(x INTERVAL) -> BIGINT",
+            "The length of a day-to-second interval in milliseconds; an error for an interval with months.",
+            "NULL when x is NULL.", "to_milliseconds(INTERVAL '1' HOUR)", "3600000"}),
+    scalar("parse_duration", F::kParseDuration, 1, 1,
+           {"parse_duration(string VARCHAR) -> INTERVAL",
+            "The duration string gives, a number and a unit (ns, us, ms, s, m, h, d), as an interval (to the "
+            "microsecond); an error for any other text.", "NULL when string is NULL.", "parse_duration('1.5 h')",
+            "01:30:00"}),
+    scalar("year_of_week", F::kYearOfWeek, 1, 1,
+           {"year_of_week(x DATE or TIMESTAMP) -> BIGINT",
+            "The ISO 8601 week-numbering year of x (the year of the Thursday of its week).", "NULL when x is NULL.",
+            "year_of_week(DATE '2024-12-30')", "2025"}),
+    alias("yow", "year_of_week", F::kYearOfWeek, 1, 1),
 };
 
 }  // namespace

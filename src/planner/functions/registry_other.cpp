@@ -50,6 +50,10 @@ constexpr FunctionEntry kSession[] = {
                                  "current_database()", "kestrel"}),
     rewrite("current_schema", {"current_schema() -> VARCHAR", "The schema of the tables, `public`.", "Never NULL.",
                                "current_schema()", "public"}),
+    rewrite("current_timezone", {"current_timezone() -> VARCHAR",
+                                 "The session's time zone: always UTC (timestamps have no time zone in Kestrel, "
+                                 "and now() and current_timestamp are UTC).", "Never NULL.", "current_timezone()",
+                                 "UTC"}),
     rewrite("to_regtype", {"to_regtype(name VARCHAR) -> INTEGER",
                            "The OID of the PostgreSQL type `name` as pg_type lists it (`int4`, `integer`, `character "
                            "varying`, ...), for clients that look types up on connect; `x::regtype` turns an OID back "

@@ -97,6 +97,20 @@ constexpr FunctionEntry kStrings[] = {
             "trim([BOTH | LEADING | TRAILING] [characters] FROM string).",
             kNullGivesNull, "trim('xyaxy', 'xy')", "a"}),
     alias("btrim", "trim", F::kTrim, 1, 2),
+    scalar("replace_first", F::kReplaceFirst, 3, 3,
+           {"replace_first(string VARCHAR, search VARCHAR, replace VARCHAR) -> VARCHAR",
+            "string with the first occurrence of search replaced by replace (replace put in front for an empty "
+            "search).", kNullGivesNull, "replace_first('aXbXc', 'X', '-')", "a-bXc"}),
+    scalar("strrpos", F::kStrrpos, 2, 3,
+           {"strrpos(string VARCHAR, substring VARCHAR[, instance BIGINT]) -> BIGINT",
+            "The character position (from 1) of the instance-th occurrence of substring counted from the end of "
+            "string, 0 when there is none; 1 for an empty substring; an error unless instance > 0.",
+            kNullGivesNull, "strrpos('abcabc', 'bc')", "5"}),
+    scalar("trail", F::kTrail, 2, 2,
+           {"trail(string VARCHAR, n BIGINT) -> VARCHAR",
+            "The last n characters of string (all of it when shorter, empty for n <= 0).", kNullGivesNull,
+            "trail('kestrel', 3)", "rel"}),
+
     scalar("upper", F::kUpper, 1, 1,
            {"upper(string VARCHAR) -> VARCHAR", "string with the ASCII letters a-z in upper case (other characters "
             "are kept).", kNullGivesNull, "upper('kestrel')", "KESTREL"}),
@@ -167,11 +181,24 @@ constexpr FunctionEntry kUrl[] = {
            {"url_extract_query(url VARCHAR) -> VARCHAR", "The query of url (after ?, before #).",
             "NULL when url is NULL, not a valid URI or has no query.",
             "url_extract_query('https://example.com/p?a=1&b=2#f')", "a=1&b=2"}),
+    scalar("url_encode", F::kUrlEncode, 1, 1,
+           {"url_encode(value VARCHAR) -> VARCHAR",
+            "value escaped for a URL query: letters, digits and . - * _ kept, a space as +, every other byte as %XX.",
+            kNullGivesNull, "url_encode('a b&c')", "a+b%26c"}),
+    scalar("url_decode", F::kUrlDecode, 1, 1,
+           {"url_decode(value VARCHAR) -> VARCHAR",
+            "value with %XX escapes and + (a space) decoded; an error for an incomplete or invalid escape.",
+            kNullGivesNull, "url_decode('a+b%26c')", "a b&c"}),
 };
 
 constexpr std::string_view kJsonNull = "NULL when an argument is NULL or json is not valid JSON.";
 
 constexpr FunctionEntry kJson[] = {
+    scalar("json_array_contains", F::kJsonArrayContains, 2, 2,
+           {"json_array_contains(json VARCHAR, value) -> BOOLEAN",
+            "Whether the JSON array json has an element equal to value (a BOOLEAN, a number or a VARCHAR, compared "
+            "with elements of the same kind).", "NULL when an argument is NULL or json is not a valid JSON array.",
+            "json_array_contains('[1, 2, 3]', 2)", "true"}),
     scalar("is_json_scalar", F::kIsJsonScalar, 1, 1,
            {"is_json_scalar(json VARCHAR) -> BOOLEAN",
             "Whether json is a scalar (a number, string, boolean or null) rather than an array or object; an error "

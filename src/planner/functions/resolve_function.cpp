@@ -265,6 +265,41 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kUrlExtractFragment:
     case F::kUrlExtractPort:
     case F::kUrlExtractParameter: return detail::resolve_presto_text(f, args, pos);
+    case F::kNormalCdf:
+    case F::kInverseNormalCdf:
+    case F::kCauchyCdf:
+    case F::kInverseCauchyCdf:
+    case F::kWeibullCdf:
+    case F::kInverseWeibullCdf:
+    case F::kBetaCdf:
+    case F::kInverseBetaCdf:
+    case F::kChiSquaredCdf:
+    case F::kInverseChiSquaredCdf:
+    case F::kPoissonCdf:
+    case F::kInversePoissonCdf:
+    case F::kBinomialCdf:
+    case F::kInverseBinomialCdf:
+    case F::kWilsonIntervalLower:
+    case F::kWilsonIntervalUpper:
+    case F::kFromBase:
+    case F::kToBase:
+    case F::kBitwiseShiftLeft:
+    case F::kBitwiseLogicalShiftRight:
+    case F::kBitwiseArithmeticShiftRight:
+    case F::kBitwiseLeftShift:
+    case F::kBitwiseRightShift:
+    case F::kBitwiseRightShiftArithmetic:
+    case F::kReplaceFirst:
+    case F::kStrrpos:
+    case F::kTrail:
+    case F::kUrlEncode:
+    case F::kUrlDecode:
+    case F::kJsonArrayContains:
+    case F::kFromIso8601Date:
+    case F::kToIso8601:
+    case F::kToMilliseconds:
+    case F::kParseDuration:
+    case F::kYearOfWeek: return detail::resolve_presto_more(f, args, pos);
   }
   no_match(f, args, pos);
 }

@@ -32,4 +32,10 @@ ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>
 ResolvedFunction resolve_presto_text(ScalarFunction f, const std::vector<LogicalType>& args,
                                      std::optional<SourcePosition> pos);
 
+/// Presto's functions of the fourth slice: the distribution functions, wilson_interval_*, from_base, to_base, the
+/// bit shifts, replace_first, strrpos, trail, url_encode/decode, json_array_contains and the ISO 8601 and duration
+/// functions (resolve_presto_more.cpp).
+ResolvedFunction resolve_presto_more(ScalarFunction f, const std::vector<LogicalType>& args,
+                                     std::optional<SourcePosition> pos);
+
 }  // namespace kestrel::plan::detail
