@@ -32,6 +32,12 @@ const char* aggregate_function_name(AggregateFunction f) {
     case AggregateFunction::kAnyValue: return "any_value";
     case AggregateFunction::kVarSamp: return "var_samp";
     case AggregateFunction::kVarPop: return "var_pop";
+    case AggregateFunction::kSkewness: return "skewness";
+    case AggregateFunction::kKurtosis: return "kurtosis";
+    case AggregateFunction::kEntropy: return "entropy";
+    case AggregateFunction::kBitwiseAndAgg: return "bitwise_and_agg";
+    case AggregateFunction::kBitwiseOrAgg: return "bitwise_or_agg";
+    case AggregateFunction::kBitwiseXorAgg: return "bitwise_xor_agg";
     case AggregateFunction::kStddevSamp: return "stddev_samp";
     case AggregateFunction::kStddevPop: return "stddev_pop";
     case AggregateFunction::kMaxBy: return "max_by";

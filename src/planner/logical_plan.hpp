@@ -96,6 +96,8 @@ enum class AggregateFunction : uint8_t {
   kVarSamp, kVarPop, kStddevSamp, kStddevPop,
   // CPU only (the GPU aggregation refuses them; see AggregateCall for their `order` and `parameter`).
   kMaxBy, kMinBy, kStringAgg, kPercentileCont, kPercentileDisc, kChecksum,
+  // CPU only as well: skewness and kurtosis of DOUBLE, entropy of BIGINT counts, bitwise aggregates of BIGINT.
+  kSkewness, kKurtosis, kEntropy, kBitwiseAndAgg, kBitwiseOrAgg, kBitwiseXorAgg,
 };
 const char* aggregate_function_name(AggregateFunction f);
 

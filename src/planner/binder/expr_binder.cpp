@@ -105,6 +105,17 @@ std::optional<AggregateFunction> dispersion_of(const std::string& name) {
   return std::nullopt;
 }
 
+/// skewness, kurtosis, entropy and the bitwise aggregates by name.
+std::optional<AggregateFunction> statistic_of(const std::string& name) {
+  if (name == "skewness") return AggregateFunction::kSkewness;
+  if (name == "kurtosis") return AggregateFunction::kKurtosis;
+  if (name == "entropy") return AggregateFunction::kEntropy;
+  if (name == "bitwise_and_agg") return AggregateFunction::kBitwiseAndAgg;
+  if (name == "bitwise_or_agg") return AggregateFunction::kBitwiseOrAgg;
+  if (name == "bitwise_xor_agg") return AggregateFunction::kBitwiseXorAgg;
+  return std::nullopt;
+}
+
 /// Sets the function, the argument (cast where the function needs it) and the result type of aggregate `name` over
 /// the bound `argument` (not count(*)).
 void resolve_aggregate(const std::string& name, ExprPtr argument, std::optional<SourcePosition> pos, AggregateCall& a) {
@@ -122,6 +133,15 @@ void resolve_aggregate(const std::string& name, ExprPtr argument, std::optional<
     a.function = *f;
     a.argument = Binder::cast_to(a.argument, TypeId::kDouble, pos);
     a.result_type = TypeId::kDouble;
+  } else if (std::optional<AggregateFunction> statistic = statistic_of(name)) {
+    // skewness and kurtosis in DOUBLE from any number; entropy and the bitwise aggregates of integers as BIGINT.
+    const bool moments = *statistic == AggregateFunction::kSkewness || *statistic == AggregateFunction::kKurtosis;
+    if (t.id() != TypeId::kNull && !(moments ? t.is_numeric() : t.is_integral())) {
+      throw BinderError("no function matches " + name + "(" + t.to_string() + ")", pos, "42883");
+    }
+    a.function = *statistic;
+    a.argument = Binder::cast_to(a.argument, moments ? TypeId::kDouble : TypeId::kBigInt, pos);
+    a.result_type = moments || name == "entropy" ? TypeId::kDouble : TypeId::kBigInt;
   } else if (name == "min" || name == "max" || name == "any_value" || name == "arbitrary") {
     a.function = name == "min"   ? AggregateFunction::kMin
                  : name == "max" ? AggregateFunction::kMax
@@ -161,7 +181,7 @@ ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
 
 bool ExprBinder::is_aggregate_name(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
-         name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value() ||
+         name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value() || statistic_of(name) ||
          is_presto_aggregate_name(name) || is_pair_aggregate_name(name) || is_ordered_aggregate_name(name);
 }
 

@@ -31,6 +31,15 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate("bool_and", {"bool_and(b BOOLEAN) -> BOOLEAN", "Whether every b is true.", kSkipsNulls,
                            "bool_and(x > 0) FROM (VALUES (1), (2)) AS t(x)", "true"}),
     aggregate_alias("every", "bool_and"),
+    aggregate("bitwise_and_agg", {"bitwise_and_agg(x BIGINT) -> BIGINT", "The bitwise AND of every x (two's "
+                                  "complement).", "NULL inputs are skipped; NULL when there are none.",
+                                  "bitwise_and_agg(x) FROM (VALUES (12), (10)) AS t(x)", "8"}),
+    aggregate("bitwise_or_agg", {"bitwise_or_agg(x BIGINT) -> BIGINT", "The bitwise OR of every x.",
+                                 "NULL inputs are skipped; NULL when there are none.",
+                                 "bitwise_or_agg(x) FROM (VALUES (12), (10)) AS t(x)", "14"}),
+    aggregate("bitwise_xor_agg", {"bitwise_xor_agg(x BIGINT) -> BIGINT", "The bitwise exclusive OR of every x.",
+                                  "NULL inputs are skipped; NULL when there are none.",
+                                  "bitwise_xor_agg(x) FROM (VALUES (12), (10)) AS t(x)", "6"}),
     aggregate("bool_or", {"bool_or(b BOOLEAN) -> BOOLEAN", "Whether some b is true.", kSkipsNulls,
                           "bool_or(x > 1) FROM (VALUES (1), (2)) AS t(x)", "true"}),
     aggregate("checksum", {"checksum(x) -> BIGINT", "An order-independent checksum of the values of x: the "
@@ -53,8 +62,17 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate("count_if", {"count_if(b BOOLEAN) -> BIGINT", "The number of rows where b is true.",
                            "NULL is not counted; 0 when there are no rows.",
                            "count_if(x > 1) FROM (VALUES (1), (2), (3)) AS t(x)", "2"}),
+    aggregate("entropy", {"entropy(c BIGINT) -> DOUBLE", "The log-2 entropy of the counts c: the sum over c of "
+                          "c / S * log2(S / c), S being the sum of the counts; an error for a negative count.",
+                          "NULL counts are skipped; 0 when the counts sum to 0 or there are none.",
+                          "entropy(c) FROM (VALUES (1), (1)) AS t(c)", "1.0"}),
     aggregate("geometric_mean", {"geometric_mean(x) -> DOUBLE", "exp(avg(ln(x))): a 0 gives 0, a negative value NaN.",
                                  kSkipsNulls, "geometric_mean(x) FROM (VALUES (2), (8)) AS t(x)", "4.0"}),
+    aggregate("kurtosis", {"kurtosis(x) -> DOUBLE", "The excess kurtosis of x, Presto's unbiased estimate "
+                           "n(n+1)(n-1) m4 / ((n-2)(n-3) m2^2) - 3(n-1)^2 / ((n-2)(n-3)), m_k being the sums of the "
+                           "k-th powers of the deviations from the mean; NaN when all values are equal.",
+                           "NULL inputs are skipped; NULL with fewer than 4 values.",
+                           "round(kurtosis(x), 6) FROM (VALUES (1), (2), (3), (10)) AS t(x)", "3.228"}),
     aggregate("listagg", {"listagg(x VARCHAR[, sep VARCHAR]) [WITHIN GROUP (ORDER BY ...)] -> VARCHAR",
                           "The values of x joined by sep (a constant, by default the empty string), in the order of "
                           "WITHIN GROUP (ORDER BY ...) (without it, or among ties, in no set order). Trino's listagg; "
@@ -115,6 +133,10 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate("regr_syy", {"regr_syy(y, x) -> DOUBLE", "The sum of squares of y about its mean, over the pairs where "
                            "neither is NULL.", kPairs1, "regr_syy(y, x) FROM (VALUES (3, 1), (5, 3)) AS t(y, x)",
                            "2.0"}),
+    aggregate("skewness", {"skewness(x) -> DOUBLE", "The skewness of x as Presto computes it, sqrt(n) m3 / m2^1.5, "
+                           "m_k being the sums of the k-th powers of the deviations from the mean; NaN when all "
+                           "values are equal.", "NULL inputs are skipped; NULL with fewer than 3 values.",
+                           "round(skewness(x), 6) FROM (VALUES (1), (2), (3), (10)) AS t(x)", "1.018234"}),
     aggregate("stddev", {"stddev(x) -> DOUBLE", "The sample standard deviation of x.",
                          "NULL inputs are skipped; NULL with fewer than two values.",
                          "stddev(x) FROM (VALUES (1), (2), (3)) AS t(x)", "1.0"}),

@@ -43,4 +43,10 @@ std::unique_ptr<AggregateState> make_ordered_values_state(const AggregateSpec& s
 /// checksum accumulators (aggregate_checksum.cpp).
 std::unique_ptr<AggregateState> make_checksum_state();
 
+/// skewness and kurtosis (DOUBLE input), entropy (BIGINT counts) and the bitwise aggregates (BIGINT input)
+/// (aggregate_moments.cpp).
+std::unique_ptr<AggregateState> make_moments_state(plan::AggregateFunction function);
+std::unique_ptr<AggregateState> make_entropy_state();
+std::unique_ptr<AggregateState> make_bitwise_agg_state(plan::AggregateFunction function);
+
 }  // namespace kestrel::exec::aggregate_detail

@@ -217,7 +217,17 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
     case AggregateFunction::kVarPop:
     case AggregateFunction::kStddevSamp:
     case AggregateFunction::kStddevPop:
+    case AggregateFunction::kSkewness:
+    case AggregateFunction::kKurtosis:
       if (input.id() == TypeId::kDouble) return TypeId::kDouble;
+      break;
+    case AggregateFunction::kEntropy:
+      if (input.id() == TypeId::kBigInt) return TypeId::kDouble;
+      break;
+    case AggregateFunction::kBitwiseAndAgg:
+    case AggregateFunction::kBitwiseOrAgg:
+    case AggregateFunction::kBitwiseXorAgg:
+      if (input.id() == TypeId::kBigInt) return TypeId::kBigInt;
       break;
   }
   throw NotImplemented(std::string(plan::aggregate_function_name(function)) + " of " + input.to_string());
@@ -230,7 +240,13 @@ bool is_ordered_aggregate(AggregateFunction function) {
     case AggregateFunction::kStringAgg:
     case AggregateFunction::kPercentileCont:
     case AggregateFunction::kPercentileDisc:
-    case AggregateFunction::kChecksum: return true;
+    case AggregateFunction::kChecksum:
+    case AggregateFunction::kSkewness:
+    case AggregateFunction::kKurtosis:
+    case AggregateFunction::kEntropy:
+    case AggregateFunction::kBitwiseAndAgg:
+    case AggregateFunction::kBitwiseOrAgg:
+    case AggregateFunction::kBitwiseXorAgg: return true;
     default: return false;
   }
 }
@@ -259,6 +275,15 @@ std::vector<LogicalType> aggregate_state_types(const AggregateSpec& spec) {
       return types;
     }
     case AggregateFunction::kChecksum: return {TypeId::kBigInt, TypeId::kBigInt};  // checksum, rows
+    case AggregateFunction::kSkewness:
+    case AggregateFunction::kKurtosis:
+      aggregate_result_type(function, input);
+      // count, mean, and the sums of the 2nd, 3rd and 4th powers of the deviations
+      return {TypeId::kBigInt, TypeId::kDouble, TypeId::kDouble, TypeId::kDouble, TypeId::kDouble};
+    case AggregateFunction::kEntropy: return {TypeId::kDouble, TypeId::kDouble};  // sum of c, sum of c log2 c
+    case AggregateFunction::kBitwiseAndAgg:
+    case AggregateFunction::kBitwiseOrAgg:
+    case AggregateFunction::kBitwiseXorAgg: return {TypeId::kBigInt, TypeId::kBigInt};  // value, values seen
     case AggregateFunction::kStringAgg:
     case AggregateFunction::kPercentileCont:
     case AggregateFunction::kPercentileDisc:
@@ -291,6 +316,12 @@ std::unique_ptr<AggregateState> make_aggregate_state(const AggregateSpec& spec) 
     case AggregateFunction::kPercentileCont:
     case AggregateFunction::kPercentileDisc: return aggregate_detail::make_ordered_values_state(spec);
     case AggregateFunction::kChecksum: return aggregate_detail::make_checksum_state();
+    case AggregateFunction::kSkewness:
+    case AggregateFunction::kKurtosis: return aggregate_detail::make_moments_state(function);
+    case AggregateFunction::kEntropy: return aggregate_detail::make_entropy_state();
+    case AggregateFunction::kBitwiseAndAgg:
+    case AggregateFunction::kBitwiseOrAgg:
+    case AggregateFunction::kBitwiseXorAgg: return aggregate_detail::make_bitwise_agg_state(function);
   }
   throw InternalError("unknown aggregate function");
 }
