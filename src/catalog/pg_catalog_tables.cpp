@@ -76,6 +76,10 @@ int32_t pg_type_modifier(const LogicalType& type) {
 
 Field text_field(std::string name) { return {std::move(name), TypeId::kVarchar, false}; }
 Field int_field(std::string name) { return {std::move(name), TypeId::kInteger, false}; }
+Field bigint_field(std::string name) { return {std::move(name), TypeId::kBigInt, false}; }
+
+/// The collation OID of columns of a type: "default" (100) for the text types, 0 for others.
+int32_t type_collation(int32_t type_oid) { return type_oid == 25 || type_oid == 1043 ? 100 : 0; }
 Field bool_field(std::string name) { return {std::move(name), TypeId::kBoolean, false}; }
 
 TablePtr pg_namespace() {
@@ -104,7 +108,8 @@ TablePtr pg_attribute(const std::vector<Relation>& relations) {
   SystemTableBuilder out(
       "pg_attribute", {int_field("attrelid"), text_field("attname"), int_field("atttypid"), int_field("attnum"),
                        int_field("attlen"), int_field("atttypmod"), bool_field("attnotnull"), bool_field("atthasdef"),
-                       bool_field("attisdropped"), text_field("attidentity"), text_field("attgenerated")});
+                       bool_field("attisdropped"), text_field("attidentity"), text_field("attgenerated"),
+                       int_field("attcollation")});
   for (const auto& r : relations) {
     int32_t relid = relation_oid(r.name);
     for (size_t i = 0; i < r.columns.size(); ++i) {
@@ -113,7 +118,8 @@ TablePtr pg_attribute(const std::vector<Relation>& relations) {
       out.add_row({Value::integer(relid), Value::varchar(f.name), Value::integer(type_oid),
                    Value::integer(static_cast<int32_t>(i + 1)), Value::integer(pg_type_length(type_oid)),
                    Value::integer(pg_type_modifier(f.type)), Value::boolean(!f.nullable), Value::boolean(false),
-                   Value::boolean(false), Value::varchar(""), Value::varchar("")});
+                   Value::boolean(false), Value::varchar(""), Value::varchar(""),
+                   Value::integer(type_collation(type_oid))});
     }
   }
   return out.finish();
@@ -122,10 +128,11 @@ TablePtr pg_attribute(const std::vector<Relation>& relations) {
 TablePtr pg_type() {
   SystemTableBuilder out("pg_type", {int_field("oid"), text_field("typname"), int_field("typnamespace"),
                                      int_field("typlen"), text_field("typtype"), int_field("typarray"),
-                                     text_field("typdelim")});
+                                     text_field("typdelim"), int_field("typcollation")});
   for (const PgType& t : kPgTypes) {
     out.add_row({Value::integer(t.oid), Value::varchar(t.name), Value::integer(kPgCatalogOid), Value::integer(t.length),
-                 Value::varchar("b"), Value::integer(t.array_oid), Value::varchar(",")});
+                 Value::varchar("b"), Value::integer(t.array_oid), Value::varchar(","),
+                 Value::integer(type_collation(t.oid))});
   }
   return out.finish();
 }
@@ -173,8 +180,40 @@ std::vector<std::pair<int32_t, std::string>> pg_regtype_names() {
   return out;
 }
 
+namespace {
+
+/// The catalog tables Kestrel has nothing to put in (no column defaults, comments, sequences or collations beyond
+/// the default): empty, with the columns clients read from them.
+TablePtr empty_pg_table(const std::string& name) {
+  if (name == "pg_attrdef") {
+    return SystemTableBuilder("pg_attrdef", {int_field("oid"), int_field("adrelid"), int_field("adnum"),
+                                             text_field("adbin")}).finish();
+  }
+  if (name == "pg_description") {
+    return SystemTableBuilder("pg_description", {int_field("objoid"), int_field("classoid"), int_field("objsubid"),
+                                                 text_field("description")}).finish();
+  }
+  if (name == "pg_sequence") {
+    return SystemTableBuilder("pg_sequence",
+                              {int_field("seqrelid"), int_field("seqtypid"), bigint_field("seqstart"),
+                               bigint_field("seqincrement"), bigint_field("seqmax"), bigint_field("seqmin"),
+                               bigint_field("seqcache"), bool_field("seqcycle")}).finish();
+  }
+  return nullptr;
+}
+
+/// pg_collation: the default collation only.
+TablePtr pg_collation() {
+  SystemTableBuilder out("pg_collation", {int_field("oid"), text_field("collname"), int_field("collnamespace")});
+  out.add_row({Value::integer(100), Value::varchar("default"), Value::integer(kPgCatalogOid)});
+  return out.finish();
+}
+
+}  // namespace
+
 std::vector<std::string> pg_catalog_table_names() {
-  return {"pg_attribute", "pg_class", "pg_namespace", "pg_tables", "pg_type", "pg_views"};
+  return {"pg_attrdef", "pg_attribute", "pg_class", "pg_collation", "pg_description", "pg_namespace",
+          "pg_sequence", "pg_tables", "pg_type", "pg_views"};
 }
 
 TablePtr build_pg_catalog_table(const std::string& name, const std::vector<Relation>& relations) {
@@ -184,7 +223,8 @@ TablePtr build_pg_catalog_table(const std::string& name, const std::vector<Relat
   if (name == "pg_type") return pg_type();
   if (name == "pg_tables") return pg_tables_or_views(relations, false);
   if (name == "pg_views") return pg_tables_or_views(relations, true);
-  return nullptr;
+  if (name == "pg_collation") return pg_collation();
+  return empty_pg_table(name);
 }
 
 }  // namespace kestrel::catalog

@@ -106,6 +106,8 @@ TablePtr SystemTableBuilder::finish() const {
   return table;
 }
 
+int32_t pg_relation_oid(const std::string& name) { return relation_oid(name); }
+
 int32_t relation_oid(const std::string& name) {
   uint32_t hash = 2166136261u;  // FNV-1a
   for (unsigned char c : name) {

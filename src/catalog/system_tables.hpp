@@ -59,6 +59,8 @@ std::string trino_type_name(const LogicalType& type);
 /// The OID of the pg_type row a PostgreSQL type name means, as to_regtype() resolves it: `int4`, `integer`,
 /// `character varying`, `pg_catalog.text`, ... (any case); nullopt for a type pg_type does not list.
 std::optional<int32_t> pg_type_oid_named(std::string_view name);
+/// The OID pg_class gives the relation `name` (stable across queries; what `'name'::regclass` means).
+int32_t pg_relation_oid(const std::string& name);
 /// (OID, name) of every pg_type row, the name as `oid::regtype` shows it: `integer`, `character varying`, ...
 std::vector<std::pair<int32_t, std::string>> pg_regtype_names();
 

@@ -282,7 +282,7 @@ class Lexer {
         return;
       }
     }
-    static constexpr std::string_view kOneChar = "+-*/%=<>(),.;";
+    static constexpr std::string_view kOneChar = "+-*/%=<>(),.;[]";
     char c = peek();
     if (kOneChar.find(c) == std::string_view::npos) {
       char shown[8];

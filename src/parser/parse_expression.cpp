@@ -176,6 +176,27 @@ ExprPtr SqlParser::parse_comparison(ExprPtr left) {
   BinaryOperator op;
   binary_operator_of(op_token, &op);
   bool any = at_keyword("any") || at_keyword("some");
+  if ((any || at_keyword("all")) && at_operator("(", 1) && at_keyword("array", 2) && at_operator("[", 3)) {
+    // x = ANY (ARRAY[a, b, ...]) is x IN (a, b, ...), and x <> ALL (ARRAY[...]) is x NOT IN (...): the forms
+    // PostgreSQL clients send for lists (Kestrel has no array values otherwise).
+    const Token& quantifier = peek();
+    if (!((any && op == BinaryOperator::kEqual) || (!any && op == BinaryOperator::kNotEqual))) {
+      throw SyntaxError("only = ANY (ARRAY[...]) and <> ALL (ARRAY[...]) are supported over an array",
+                        quantifier.position, "0A000");
+    }
+    advance();
+    advance();
+    advance();
+    const Token& open = expect_operator("[", "after ARRAY");
+    auto node = make_node<InList>(left->position);
+    node->operand = std::move(left);
+    node->negated = !any;
+    if (at_operator("]")) throw SyntaxError("an empty ARRAY[] has no values to compare with", open.position, "42601");
+    node->values = parse_expr_list();
+    expect_operator("]", "to close ARRAY[");
+    expect_operator(")", "after ARRAY[...]");
+    return node;
+  }
   if ((any || at_keyword("all")) && at_operator("(", 1)) {
     advance();
     auto node = make_node<QuantifiedComparison>(left->position);

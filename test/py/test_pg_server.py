@@ -312,3 +312,27 @@ def test_isolation_level_and_savepoints(server):
             assert conn.execute("SELECT i4 FROM typed WHERE i4 = 2").fetchone() == (2,)
             with conn.transaction():  # SAVEPOINT, RELEASE SAVEPOINT
                 assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_sqlalchemy_psycopg_dialect(server):
+    """SQLAlchemy's postgresql+psycopg dialect: connect (its type lookups by to_regtype and ::regtype), parameters,
+    pandas.read_sql, and reflection of table and view names (= ANY (ARRAY[...]), pg_table_is_visible)."""
+    sqlalchemy = pytest.importorskip("sqlalchemy")
+    import pandas as pd
+    port, _ = server
+    engine = sqlalchemy.create_engine(f"postgresql+psycopg://alchemist@127.0.0.1:{port}/kestrel")
+    try:
+        with engine.connect() as connection:
+            connection.execute(sqlalchemy.text("CREATE TABLE alchemy_t AS SELECT 1 AS a, 'x' AS b"))
+            connection.execute(sqlalchemy.text("CREATE VIEW alchemy_v AS SELECT a FROM alchemy_t"))
+            frame = pd.read_sql(sqlalchemy.text("SELECT a + :k AS s, b FROM alchemy_t"), connection, params={"k": 41})
+            assert frame.to_dict("records") == [{"s": 42, "b": "x"}]
+            inspector = sqlalchemy.inspect(connection)
+            assert "alchemy_t" in inspector.get_table_names()
+            assert "alchemy_v" not in inspector.get_table_names()
+            assert "alchemy_v" in inspector.get_view_names()
+            assert inspector.has_table("alchemy_t") and not inspector.has_table("no_such_table")
+            connection.execute(sqlalchemy.text("DROP VIEW alchemy_v"))
+            connection.execute(sqlalchemy.text("DROP TABLE alchemy_t"))
+    finally:
+        engine.dispose()

@@ -92,6 +92,96 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     if (call.name != "current_date") return make_constant(Value::timestamp(micros));
     return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(micros, kMicrosPerDay))));
   }
+  if (call.name == "pg_collation_is_visible") {
+    if (call.args.size() != 1) wrong_arity(call);
+    bind(*call.args[0], ctx);
+    return make_constant(Value::boolean(true));
+  }
+  if (call.name == "pg_get_serial_sequence") {
+    // Kestrel has no sequences.
+    if (call.args.size() != 2) wrong_arity(call);
+    for (const auto& a : call.args) bind(*a, ctx);
+    return make_constant(Value::null(LogicalType(TypeId::kVarchar)));
+  }
+  if (call.name == "pg_get_expr") {
+    // The text of a stored expression: Kestrel keeps it as text already.
+    if (call.args.size() < 2 || call.args.size() > 3) wrong_arity(call);
+    for (size_t i = 1; i < call.args.size(); ++i) bind(*call.args[i], ctx);
+    return Binder::cast_to(bind(*call.args[0], ctx), LogicalType(TypeId::kVarchar), call.position);
+  }
+  if (call.name == "format_type") {
+    // format_type(type OID, typmod): the type's name, numeric with its precision and scale.
+    if (call.args.size() != 2) wrong_arity(call);
+    const LogicalType integer(TypeId::kInteger), varchar(TypeId::kVarchar), boolean(TypeId::kBoolean);
+    ExprPtr oid = Binder::cast_to(bind(*call.args[0], ctx), integer, call.position);
+    ExprPtr mod = Binder::cast_to(bind(*call.args[1], ctx), integer, call.position);
+    auto number = [](int32_t v) { return make_constant(Value::integer(v)); };
+    auto text = [&](ExprPtr e) { return Binder::cast_to(std::move(e), varchar, call.position); };
+    auto concat = [&](ExprPtr a, ExprPtr b) {
+      return make_scalar(ScalarFunction::kConcat, {std::move(a), std::move(b)}, call.position);
+    };
+    ExprPtr packed = make_scalar(ScalarFunction::kSubtract, {mod, number(4)}, call.position);
+    ExprPtr precision = make_scalar(ScalarFunction::kDivide, {packed, number(65536)}, call.position);
+    ExprPtr scale = make_scalar(ScalarFunction::kModulo, {packed, number(65536)}, call.position);
+    ExprPtr numeric = concat(concat(concat(concat(make_constant(Value::varchar("numeric(")), text(precision)),
+                                           make_constant(Value::varchar(","))),
+                                    text(scale)),
+                             make_constant(Value::varchar(")")));
+    ExprPtr is_numeric_with_mod = make_node(
+        ExprKind::kAnd, boolean,
+        {make_scalar(ScalarFunction::kEqual, {oid, number(1700)}, call.position),
+         make_scalar(ScalarFunction::kGreaterEqual, {mod, number(4)}, call.position)});
+    return make_node(ExprKind::kCase, varchar,
+                     {std::move(is_numeric_with_mod), std::move(numeric), regtype_cast(oid, call.position)});
+  }
+  if (call.name == "json_build_object") {
+    // '{"k1": v1, ...}' as JSON text: keys and VARCHAR values quoted and escaped, numbers and booleans as written,
+    // NULL as null.
+    if (call.args.size() % 2 != 0) {
+      throw BinderError("json_build_object takes an even number of arguments (key, value, ...)", call.position,
+                        "22023");
+    }
+    const LogicalType varchar(TypeId::kVarchar), boolean(TypeId::kBoolean);
+    auto lit = [](const char* s) { return make_constant(Value::varchar(s)); };
+    auto concat = [&](ExprPtr a, ExprPtr b) {
+      return make_scalar(ScalarFunction::kConcat, {std::move(a), std::move(b)}, call.position);
+    };
+    auto quoted = [&](ExprPtr s) {
+      ExprPtr escaped = make_scalar(ScalarFunction::kReplace, {std::move(s), lit("\\"), lit("\\\\")}, call.position);
+      escaped = make_scalar(ScalarFunction::kReplace, {std::move(escaped), lit("\""), lit("\\\"")}, call.position);
+      return concat(concat(lit("\""), std::move(escaped)), lit("\""));
+    };
+    auto json_value = [&](ExprPtr v) -> ExprPtr {
+      const TypeId id = v->type.id();
+      ExprPtr shown;
+      if (id == TypeId::kNull) return lit("null");
+      if (id == TypeId::kBoolean) {
+        shown = make_node(ExprKind::kCase, varchar, {v, lit("true"), lit("false")});
+      } else if (v->type.is_numeric()) {
+        shown = Binder::cast_to(v, varchar, call.position);
+      } else {
+        shown = quoted(Binder::cast_to(v, varchar, call.position));
+      }
+      return make_scalar(ScalarFunction::kCoalesce, {std::move(shown), lit("null")}, call.position);
+    };
+    ExprPtr out = lit("{");
+    for (size_t i = 0; i < call.args.size(); i += 2) {
+      if (i > 0) out = concat(std::move(out), lit(", "));
+      ExprPtr key = bind(*call.args[i], ctx);
+      out = concat(concat(std::move(out), quoted(Binder::cast_to(key, varchar, call.position))), lit(": "));
+      out = concat(std::move(out), json_value(bind(*call.args[i + 1], ctx)));
+    }
+    return concat(std::move(out), lit("}"));
+  }
+  if (call.name == "pg_table_is_visible") {
+    // Every relation is in the search path (public, pg_catalog): visible. The argument is bound for its errors.
+    if (call.args.size() != 1) wrong_arity(call);
+    ExprPtr oid = bind(*call.args[0], ctx);
+    if (oid->type.id() != TypeId::kNull && !oid->type.is_integral()) {
+      throw BinderError("pg_table_is_visible takes a relation OID", call.position, "42883");
+    }
+    return make_constant(Value::boolean(true));
+  }
   if (call.name == "current_timezone") {
     if (!call.args.empty()) wrong_arity(call);
     return make_constant(Value::varchar("UTC"));
@@ -139,6 +229,26 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
                       Binder::cast_to(else_result, type, call.position)});
   }
   return nullptr;
+}
+
+ExprPtr ExprBinder::oid_cast(ExprPtr operand, bool regclass, SourcePosition position) {
+  const LogicalType integer(TypeId::kInteger);
+  if (regclass && operand->type.id() == TypeId::kVarchar) {
+    if (operand->kind != ExprKind::kConstant) {
+      throw BinderError("a cast of a column to regclass is not supported (only of a constant relation name)", position,
+                        "0A000");
+    }
+    if (operand->constant.is_null()) return make_constant(Value::null(integer));
+    std::string name = operand->constant.as_string();
+    for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (const size_t dot = name.rfind('.'); dot != std::string::npos) name.erase(0, dot + 1);
+    return make_constant(Value::integer(catalog::pg_relation_oid(name)));
+  }
+  if (operand->type.id() != TypeId::kNull && !operand->type.is_integral()) {
+    throw BinderError("cannot cast " + operand->type.to_string() + (regclass ? " to regclass" : " to oid"), position,
+                      "42846");
+  }
+  return Binder::cast_to(operand, integer, position);
 }
 
 ExprPtr ExprBinder::regtype_cast(ExprPtr operand, SourcePosition position) {

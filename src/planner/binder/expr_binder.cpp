@@ -392,6 +392,9 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
       if (!c.type.type && c.type.name == "REGTYPE" && !c.try_cast) {
         return regtype_cast(bind(*c.operand, ctx), c.operator_position);
       }
+      if (!c.type.type && (c.type.name == "REGCLASS" || c.type.name == "OID") && !c.try_cast) {
+        return oid_cast(bind(*c.operand, ctx), c.type.name == "REGCLASS", c.operator_position);
+      }
       if (!c.type.type) throw BinderError("unknown type " + c.type.to_string(), c.type.position, "42704");
       if (c.try_cast) {
         // try_cast(x AS T) is try(CAST(x AS T)): a value that does not convert gives NULL.

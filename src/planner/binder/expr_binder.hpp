@@ -92,6 +92,9 @@ class ExprBinder {
   /// `x::regtype` (PostgreSQL clients' type lookups): a type OID becomes the type's name (`23::regtype` is
   /// `integer`), a type name its canonical spelling; a name pg_type does not list is an error.
   ExprPtr regtype_cast(ExprPtr operand, SourcePosition position);
+  /// `x::oid` (an integer) and `x::regclass` (a relation OID, or a constant relation name made its OID), as
+  /// PostgreSQL clients' catalog queries use them; both are INTEGER here.
+  ExprPtr oid_cast(ExprPtr operand, bool regclass, SourcePosition position);
   /// Checks the unit of a bound date_add / date_diff call: a constant that suits its value type.
   void check_date_add_unit(const ast::FunctionCall& call, const Expr& bound);
   /// f(...) OVER (...): a placeholder column of the window (see WindowBinding).

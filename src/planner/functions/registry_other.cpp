@@ -54,6 +54,28 @@ constexpr FunctionEntry kSession[] = {
                                  "The session's time zone: always UTC (timestamps have no time zone in Kestrel, "
                                  "and now() and current_timestamp are UTC).", "Never NULL.", "current_timezone()",
                                  "UTC"}),
+    rewrite("format_type", {"format_type(type INTEGER, typmod INTEGER) -> VARCHAR",
+                            "The name of the PostgreSQL type with that OID as pg_type lists it, numeric with its "
+                            "precision and scale when typmod carries them (as pg_attribute.atttypmod does).",
+                            "NULL when type is NULL.", "format_type(1700, 786436)", "numeric(12,0)"}),
+    rewrite("json_build_object", {"json_build_object(key, value, ...) -> VARCHAR (JSON)",
+                                  "A JSON object of the key / value pairs as text: keys and text values quoted, "
+                                  "numbers and booleans as they are, NULL values as null.",
+                                  "NULL when a key is NULL.", "json_build_object('a', 1, 'b', 'x')",
+                                  "{\"a\": 1, \"b\": \"x\"}"}),
+    rewrite("pg_collation_is_visible", {"pg_collation_is_visible(oid INTEGER) -> BOOLEAN",
+                                        "Whether the collation is visible in the search path: always true.",
+                                        "Never NULL.", "pg_collation_is_visible(100)", "true"}),
+    rewrite("pg_get_expr", {"pg_get_expr(expression VARCHAR, relation INTEGER[, pretty BOOLEAN]) -> VARCHAR",
+                            "The text of a stored expression (pg_attrdef.adbin, which Kestrel keeps as text).",
+                            "NULL when expression is NULL.", "pg_get_expr('1 + 1', 0)", "1 + 1"}),
+    rewrite("pg_get_serial_sequence", {"pg_get_serial_sequence(table VARCHAR, column VARCHAR) -> VARCHAR",
+                                       "The sequence behind a serial column: always NULL (Kestrel has no sequences).",
+                                       "Always NULL.", "pg_get_serial_sequence('t', 'id') IS NULL", "true"}),
+    rewrite("pg_table_is_visible", {"pg_table_is_visible(oid INTEGER) -> BOOLEAN",
+                                    "Whether the relation is visible in the search path: always true (every table "
+                                    "is in schema public), for PostgreSQL clients' catalog queries.", "Never NULL.",
+                                    "pg_table_is_visible(1)", "true"}),
     rewrite("to_regtype", {"to_regtype(name VARCHAR) -> INTEGER",
                            "The OID of the PostgreSQL type `name` as pg_type lists it (`int4`, `integer`, `character "
                            "varying`, ...), for clients that look types up on connect; `x::regtype` turns an OID back "

@@ -92,7 +92,7 @@ TEST(Lexer, Errors) {
   EXPECT_EQ(lex_error("SELECT \"\""), "1:8: zero-length quoted identifier");
   EXPECT_EQ(lex_error("SELECT 12abc"), "1:8: trailing junk after numeric literal '12abc'");
   EXPECT_EQ(lex_error("SELECT a # b"), "1:10: unexpected character '#'");
-  EXPECT_EQ(lex_error("SELECT [1]"), "1:8: unexpected character '['");
+  EXPECT_EQ(lex_error("SELECT {1}"), "1:8: unexpected character '{'");
 }
 
 }  // namespace
