@@ -1,5 +1,7 @@
 #include "exec/pipeline.hpp"
 
+#include <unordered_set>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +21,37 @@ uint64_t now_nanos() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now().time_since_epoch())
                                    .count());
+}
+
+/// Calls `f(buffer)` for every buffer of `column` (its dictionary's included).
+template <typename F>
+void for_each_buffer(const Column& column, F&& f) {
+  for (const BufferPtr* b : {&column.validity(), &column.values(), &column.offsets()}) {
+    if (*b) f(**b);
+  }
+  if (column.dictionary()) for_each_buffer(*column.dictionary(), f);
+}
+
+/// The bytes of `batch`'s columns, each buffer once (two columns may share one); with `shared`, only buffers that
+/// are not among them (an output's new bytes, not those it passes on from its input).
+uint64_t batch_bytes(const Batch& batch, const std::unordered_set<const void*>* shared = nullptr) {
+  uint64_t n = 0;
+  std::unordered_set<const void*> seen;
+  for (size_t c = 0; c < batch.num_columns(); ++c) {
+    for_each_buffer(*batch.column(c), [&](const Buffer& b) {
+      if ((shared == nullptr || !shared->contains(b.data())) && seen.insert(b.data()).second) n += b.size();
+    });
+  }
+  return n;
+}
+
+/// The buffers of `batch`.
+std::unordered_set<const void*> buffers_of(const Batch& batch) {
+  std::unordered_set<const void*> out;
+  for (size_t c = 0; c < batch.num_columns(); ++c) {
+    for_each_buffer(*batch.column(c), [&](const Buffer& b) { out.insert(b.data()); });
+  }
+  return out;
 }
 
 /// Adds the time since `start` and `rows` to a step's statistics.
@@ -70,6 +103,7 @@ void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, 
   uint64_t start = stats ? now_nanos() : 0;
   if (op == p.operators.size()) {
     uint64_t rows = batch.num_rows();
+    if (stats != nullptr) stats->sink.bytes_in.fetch_add(batch_bytes(batch), std::memory_order_relaxed);
     GpuStepTimer timer(stats ? &stats->sink : nullptr, batch);
     run_step(*p.sink, [&] { p.sink->consume(local, morsel, sequence++, std::move(batch), ctx); });
     timer.stop();
@@ -77,13 +111,21 @@ void push(Pipeline& p, size_t op, Batch batch, size_t morsel, size_t& sequence, 
     return;
   }
   std::vector<Batch> out;
+  const uint64_t in_bytes = stats != nullptr ? batch_bytes(batch) : 0;
+  std::unordered_set<const void*> in_buffers;
+  if (stats != nullptr) in_buffers = buffers_of(batch);
   GpuStepTimer timer(stats ? stats->operators[op].get() : nullptr, batch);
   run_step(*p.operators[op], [&] { p.operators[op]->execute(batch, ctx, out); });
   timer.stop();
   if (stats != nullptr) {
-    uint64_t rows = 0;
-    for (const auto& b : out) rows += b.num_rows();
+    uint64_t rows = 0, out_bytes = 0;
+    for (const auto& b : out) {
+      rows += b.num_rows();
+      out_bytes += batch_bytes(b, &in_buffers);
+    }
     record(stats->operators[op].get(), start, rows);
+    stats->operators[op]->bytes_in.fetch_add(in_bytes, std::memory_order_relaxed);
+    stats->operators[op]->bytes_out.fetch_add(out_bytes, std::memory_order_relaxed);
   }
   for (auto& b : out) push(p, op + 1, std::move(b), morsel, sequence, local, ctx);
 }
@@ -126,9 +168,13 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
         uint64_t read_start = p.stats ? now_nanos() : 0;
         run_step(*p.source, [&] { p.source->read(m, ctx, batches); });
         if (p.stats) {
-          uint64_t rows = 0;
-          for (const auto& b : batches) rows += b.num_rows();
+          uint64_t rows = 0, bytes = 0;
+          for (const auto& b : batches) {
+            rows += b.num_rows();
+            bytes += batch_bytes(b);
+          }
           record(&p.stats->source, read_start, rows);
+          p.stats->source.bytes_out.fetch_add(bytes, std::memory_order_relaxed);
         }
         size_t sequence = 0;
         for (auto& b : batches) push(p, 0, std::move(b), m, sequence, *local, ctx);
@@ -167,11 +213,16 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
 }
 
 std::string format_step(const std::string& name, const StepStats& s) {
-  char buf[200];
+  char buf[256];
   int n = std::snprintf(buf, sizeof(buf), "%-36s rows %12llu   time %10.3f ms", name.c_str(),
                         static_cast<unsigned long long>(s.rows.load()), static_cast<double>(s.nanos.load()) / 1e6);
   if (s.gpu_nanos.load() > 0 && n > 0 && static_cast<size_t>(n) < sizeof(buf)) {
-    std::snprintf(buf + n, sizeof(buf) - n, "   gpu %10.3f ms", static_cast<double>(s.gpu_nanos.load()) / 1e6);
+    n += std::snprintf(buf + n, sizeof(buf) - n, "   gpu %10.3f ms", static_cast<double>(s.gpu_nanos.load()) / 1e6);
+  }
+  // Bytes in and out (MiB), for bench/roofline.py.
+  if (n > 0 && static_cast<size_t>(n) < sizeof(buf)) {
+    std::snprintf(buf + n, sizeof(buf) - n, "   in %10.3f MiB   out %10.3f MiB",
+                  static_cast<double>(s.bytes_in.load()) / 1048576.0, static_cast<double>(s.bytes_out.load()) / 1048576.0);
   }
   return buf;
 }

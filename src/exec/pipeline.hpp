@@ -61,6 +61,11 @@ class Sink {
 struct StepStats {
   std::atomic<uint64_t> rows{0};
   std::atomic<uint64_t> nanos{0};
+  /// Bytes of the batches the step took in (operators, the sink) and gave out (the source, operators): the sum of
+  /// their columns' distinct buffers (a dictionary counted with every batch that carries it). An operator's bytes out count
+  /// only buffers it made, not those it passed on from its input (a projection that drops columns writes nothing).
+  std::atomic<uint64_t> bytes_in{0};
+  std::atomic<uint64_t> bytes_out{0};
   /// For device batches: GPU time of the work the step queued on the batch's stream (CUDA events).
   std::atomic<uint64_t> gpu_nanos{0};
 };
