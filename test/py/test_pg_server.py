@@ -316,14 +316,17 @@ def test_isolation_level_and_savepoints(server):
 
 def test_sqlalchemy_psycopg_dialect(server):
     """SQLAlchemy's postgresql+psycopg dialect: connect (its type lookups by to_regtype and ::regtype), parameters,
-    pandas.read_sql, and reflection of table and view names (= ANY (ARRAY[...]), pg_table_is_visible)."""
+    pandas.read_sql, and reflection of table and view names (= ANY (ARRAY[...]), pg_table_is_visible) and of columns
+    (format_type, the catalog's default/comment/sequence/collation tables, a correlated sub-query whose select list
+    reads the outer row). Constraints and indexes need arrays (unnest, array_agg): not yet."""
     sqlalchemy = pytest.importorskip("sqlalchemy")
     import pandas as pd
     port, _ = server
     engine = sqlalchemy.create_engine(f"postgresql+psycopg://alchemist@127.0.0.1:{port}/kestrel")
     try:
         with engine.connect() as connection:
-            connection.execute(sqlalchemy.text("CREATE TABLE alchemy_t AS SELECT 1 AS a, 'x' AS b"))
+            connection.execute(sqlalchemy.text("CREATE TABLE alchemy_t AS SELECT 1 AS a, 'x' AS b, "
+                                               "CAST(2.5 AS DECIMAL(10,2)) AS m, DATE '2020-01-01' AS d"))
             connection.execute(sqlalchemy.text("CREATE VIEW alchemy_v AS SELECT a FROM alchemy_t"))
             frame = pd.read_sql(sqlalchemy.text("SELECT a + :k AS s, b FROM alchemy_t"), connection, params={"k": 41})
             assert frame.to_dict("records") == [{"s": 42, "b": "x"}]
@@ -332,6 +335,13 @@ def test_sqlalchemy_psycopg_dialect(server):
             assert "alchemy_v" not in inspector.get_table_names()
             assert "alchemy_v" in inspector.get_view_names()
             assert inspector.has_table("alchemy_t") and not inspector.has_table("no_such_table")
+            columns = inspector.get_columns("alchemy_t")
+            assert [c["name"] for c in columns] == ["a", "b", "m", "d"]
+            types = [c["type"] for c in columns]
+            assert isinstance(types[0], sqlalchemy.Integer) and isinstance(types[1], sqlalchemy.String)
+            assert isinstance(types[2], sqlalchemy.Numeric) and (types[2].precision, types[2].scale) == (10, 2)
+            assert isinstance(types[3], sqlalchemy.Date)
+            assert all(c["default"] is None and c["comment"] is None for c in columns)
             connection.execute(sqlalchemy.text("DROP VIEW alchemy_v"))
             connection.execute(sqlalchemy.text("DROP TABLE alchemy_t"))
     finally:

@@ -93,14 +93,14 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(micros, kMicrosPerDay))));
   }
   if (call.name == "pg_collation_is_visible") {
+    // The argument is not bound: the answer does not depend on it (and a correlated sub-query's domain has only
+    // the outer columns its result reads).
     if (call.args.size() != 1) wrong_arity(call);
-    bind(*call.args[0], ctx);
     return make_constant(Value::boolean(true));
   }
   if (call.name == "pg_get_serial_sequence") {
-    // Kestrel has no sequences.
+    // Kestrel has no sequences (the arguments are not bound, as for pg_collation_is_visible).
     if (call.args.size() != 2) wrong_arity(call);
-    for (const auto& a : call.args) bind(*a, ctx);
     return make_constant(Value::null(LogicalType(TypeId::kVarchar)));
   }
   if (call.name == "pg_get_expr") {
@@ -174,12 +174,9 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     return concat(std::move(out), lit("}"));
   }
   if (call.name == "pg_table_is_visible") {
-    // Every relation is in the search path (public, pg_catalog): visible. The argument is bound for its errors.
+    // Every relation is in the search path (public, pg_catalog): visible. The argument is not bound (as for
+    // pg_collation_is_visible).
     if (call.args.size() != 1) wrong_arity(call);
-    ExprPtr oid = bind(*call.args[0], ctx);
-    if (oid->type.id() != TypeId::kNull && !oid->type.is_integral()) {
-      throw BinderError("pg_table_is_visible takes a relation OID", call.position, "42883");
-    }
     return make_constant(Value::boolean(true));
   }
   if (call.name == "current_timezone") {

@@ -11,6 +11,15 @@ namespace kestrel::plan {
 
 namespace {
 
+/// Whether `e` reads a column of an enclosing query.
+bool reads_outer_column(const Expr& e) {
+  if (e.kind == ExprKind::kColumnRef && e.outer_depth > 0) return true;
+  for (const auto& c : e.children) {
+    if (reads_outer_column(*c)) return true;
+  }
+  return false;
+}
+
 /// The output name of a select item without an alias (PostgreSQL's rules).
 std::string default_name(const ast::Expr& e) {
   if (e.is<ast::ColumnRef>()) return e.as<ast::ColumnRef>().column();
@@ -250,6 +259,12 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   AggregateBinding agg;
   agg.input_scope = &scope;
   ExprBindContext input_ctx{&scope, "SELECT", nullptr, nullptr, &plan};
+  // A correlated sub-query's select list may read outer columns: the first binding records them as discovered (so
+  // the sub-query is bound again in domain form), and in domain form they read the domain's local columns.
+  if (correlation != nullptr && correlation->outer != nullptr) {
+    input_ctx.outer = correlation->outer;
+    if (correlation->domain) input_ctx.outer_to_local = &correlation->outer_to_local;
+  }
   ExprBindContext ctx = input_ctx;
   // With grouping sets, each GROUP BY expression's group (equal expressions share one).
   std::vector<size_t> group_of;
@@ -332,6 +347,9 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       continue;
     }
     exprs.push_back(eb.bind(*item_exprs[i], ctx));
+    if (correlation != nullptr && !correlation->domain && reads_outer_column(*exprs.back())) {
+      correlation->discovered.push_back(exprs.back());
+    }
   }
   ExprPtr having;
   if (select.having) having = eb.bind_predicate(*select.having, ExprBindContext{nullptr, "HAVING", &agg});

@@ -443,7 +443,12 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
     ExprPtr e = bind_column(ref, outer);
     auto copy = std::make_shared<Expr>(*e);
     if (ctx.outer_to_local != nullptr && !ctx.outer_to_local->empty()) {
-      copy->column_index = ctx.outer_to_local->at(e->column_index);
+      const auto local = ctx.outer_to_local->find(e->column_index);
+      if (local == ctx.outer_to_local->end()) {
+        throw NotImplemented("the outer column '" + ref.column() + "' in this place of a correlated sub-query",
+                             ref.position);
+      }
+      copy->column_index = local->second;
       return copy;
     }
     copy->outer_depth = 1;
