@@ -86,7 +86,8 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
                         make_scalar(ScalarFunction::kLn, {std::move(b)}, call.position)},
                        call.position);
   }
-  if (call.name == "current_date" || call.name == "current_timestamp" || call.name == "now") {
+  if (call.name == "current_date" || call.name == "current_timestamp" || call.name == "now" ||
+      call.name == "localtimestamp") {
     if (!call.args.empty()) wrong_arity(call);
     const int64_t micros = binder_.statement_time();
     if (call.name != "current_date") return make_constant(Value::timestamp(micros));

@@ -422,6 +422,9 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   const bool session_word =
       ref.names.size() == 1 && (ref.column() == "current_catalog" || ref.column() == "current_schema");
   if (ctx.scope == nullptr && session_word) return make_constant(*session_constant(ref.column()));
+  // localtimestamp, written without parentheses: the statement's time (a column of that name comes first).
+  const bool local_timestamp = ref.names.size() == 1 && ref.column() == "localtimestamp";
+  if (ctx.scope == nullptr && local_timestamp) return make_constant(Value::timestamp(binder_.statement_time()));
   if (ctx.scope == nullptr) {
     throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
   }
@@ -437,6 +440,7 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
     found = &c;
   }
   if (found == nullptr && session_word) return make_constant(*session_constant(ref.column()));
+  if (found == nullptr && local_timestamp) return make_constant(Value::timestamp(binder_.statement_time()));
   if (found == nullptr && ctx.outer != nullptr) {
     // A correlated reference to the enclosing query.
     ExprBindContext outer{ctx.outer, ctx.clause, nullptr};

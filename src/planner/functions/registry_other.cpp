@@ -50,6 +50,10 @@ constexpr FunctionEntry kSession[] = {
                                  "current_database()", "kestrel"}),
     rewrite("current_schema", {"current_schema() -> VARCHAR", "The schema of the tables, `public`.", "Never NULL.",
                                "current_schema()", "public"}),
+    rewrite("localtimestamp", {"localtimestamp -> TIMESTAMP",
+                               "The time the statement started, as current_timestamp (Kestrel's timestamps have no "
+                               "time zone: UTC). Written with or without parentheses.", "Never NULL.",
+                               "localtimestamp = current_timestamp", "true"}),
     rewrite("current_timezone", {"current_timezone() -> VARCHAR",
                                  "The session's time zone: always UTC (timestamps have no time zone in Kestrel, "
                                  "and now() and current_timestamp are UTC).", "Never NULL.", "current_timezone()",
