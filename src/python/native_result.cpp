@@ -69,9 +69,10 @@ std::string NativeResult::memory() const {
 
 const std::vector<Batch>& NativeResult::host_batches() const {
   if (memory() == "host") return result_.batches;
+  // The GIL goes before the lock is taken: a thread holding the GIL must never wait for a thread that waits for it.
+  nb::gil_scoped_release release;
   std::lock_guard lock(host_mutex_);
   if (!host_copies_) {
-    nb::gil_scoped_release release;
     std::vector<Batch> copies;
     const gpu::Stream stream = gpu::driver_stream();
     for (const Batch& b : result_.batches) {
