@@ -89,9 +89,9 @@ namespace {
 
 /// What an exported array keeps alive: the column (or the concatenated buffer) and the result's database.
 struct ArrayOwner {
+  std::shared_ptr<void> keep_alive;  // first: destroyed after the column and buffer, whose memory it keeps
   ColumnPtr column;
   BufferPtr buffer;
-  std::shared_ptr<void> keep_alive;
 };
 
 /// The DLPack type of a column type; nullopt for a type DLPack cannot carry as it is.

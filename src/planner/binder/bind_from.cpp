@@ -129,6 +129,7 @@ LogicalPtr Binder::bind_table_ref(const ast::TableRef& ref, Scope& scope) {
           for (const auto* list : {&own.conjuncts, &own.discovered}) {
             enclosing->discovered.insert(enclosing->discovered.end(), list->begin(), list->end());
           }
+          enclosing->null_safe_keys |= own.null_safe_keys;
         }
         apply_alias(sub.alias, "", *plan, scope);
         return plan;

@@ -349,6 +349,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     exprs.push_back(eb.bind(*item_exprs[i], ctx));
     if (correlation != nullptr && !correlation->domain && reads_outer_column(*exprs.back())) {
       correlation->discovered.push_back(exprs.back());
+      correlation->null_safe_keys = true;
     }
   }
   ExprPtr having;

@@ -281,7 +281,7 @@ DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation
     const size_t sub_column = first_domain + k++;
     ExprPtr a = make_column_ref(o, host->output[o].type, host->output[o].name);
     ExprPtr b = make_column_ref(width + sub_column, out.plan->output[sub_column].type, "");
-    if (!first.set_operation) {
+    if (!first.set_operation && !first.null_safe_keys) {
       out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {a, b}));
       continue;
     }

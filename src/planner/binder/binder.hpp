@@ -61,6 +61,9 @@ struct Correlation {
   std::vector<ExprPtr> discovered;
   /// A branch of a set operation or a derived table inside the sub-query (not its top SELECT).
   bool nested = false;
+  /// The select list reads outer columns: the domain form joins back on NULL-safe keys (an outer row with a NULL
+  /// there still gets its value).
+  bool null_safe_keys = false;
 };
 
 /// Appends to `out` the conditions that `a` and `b` (one type) are equal or both NULL, as equalities a join hashes
