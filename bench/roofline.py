@@ -140,6 +140,8 @@ def main():
         (out / "roofline.md").write_text(text)
         (out / "roofline.json").write_text(json.dumps({"bandwidth_gbs": a.bandwidth_gbs, "queries": report},
                                                       indent=1))
+        for q, plan in plans.items():  # the whole EXPLAIN ANALYZE texts (scan statistics lines included)
+            (out / f"plan-q{q:02d}.txt").write_text("\n".join(plan) + "\n")
     return 0 if all(q in report for q in queries) else 1
 
 

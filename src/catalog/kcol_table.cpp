@@ -92,7 +92,7 @@ Batch KcolTable::read_morsel(size_t morsel, const ScanSpec& spec) const {
   return Batch(projected_schema(spec.columns), batch.columns(), batch.num_rows(), batch.residency());
 }
 
-double KcolTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
+double KcolTable::file_bytes_per_row(const std::vector<size_t>& columns) const {
   double stored = 0;
   uint64_t rows = 0;
   for (const auto& ref : row_groups_) {
@@ -100,12 +100,16 @@ double KcolTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
     rows += file.row_group_rows(ref.row_group);
     for (size_t c : columns) stored += static_cast<double>(file.footer().chunk(ref.row_group, c).size);
   }
+  return rows > 0 ? stored / static_cast<double>(rows) : 0.0;
+}
+
+double KcolTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
   double decoded = 0;
   for (size_t c : columns) {
     const LogicalType& type = schema()->field(c).type;
     decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
   }
-  return (rows > 0 ? stored / static_cast<double>(rows) : 0.0) + decoded;
+  return file_bytes_per_row(columns) + decoded;
 }
 
 }  // namespace kestrel::catalog

@@ -91,27 +91,45 @@ Batch ParquetTable::read_morsel(size_t morsel, const ScanSpec& spec) const {
 
 TableStatistics ParquetTable::statistics() const { return statistics_; }
 
-double ParquetTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
-  double stored = 0;
+namespace {
+
+/// Per row of `table`: the stored (compressed) and the uncompressed bytes of the column chunks of `columns`.
+std::pair<double, double> chunk_bytes_per_row(const io::ParquetDataset& dataset,
+                                              const std::vector<io::RowGroupRef>& row_groups,
+                                              const std::vector<size_t>& columns) {
+  double stored = 0, uncompressed = 0;
   int64_t rows = 0;
-  for (const auto& ref : row_groups_) {
-    const io::ParquetFile& file = *dataset_->files()[ref.file];
+  for (const auto& ref : row_groups) {
+    const io::ParquetFile& file = *dataset.files()[ref.file];
     const auto& group = file.metadata().row_groups.at(ref.row_group);
     rows += group.num_rows;
     for (size_t c : columns) {
-      const auto& d = file.descriptor(dataset_->file_column(ref.file, c));
+      const auto& d = file.descriptor(dataset.file_column(ref.file, c));
       const auto& chunk = group.columns.at(d.leaf_index);
       if (chunk.meta_data) {
-        stored += static_cast<double>(chunk.meta_data->total_compressed_size + chunk.meta_data->total_uncompressed_size);
+        stored += static_cast<double>(chunk.meta_data->total_compressed_size);
+        uncompressed += static_cast<double>(chunk.meta_data->total_uncompressed_size);
       }
     }
   }
+  if (rows <= 0) return {0.0, 0.0};
+  return {stored / static_cast<double>(rows), uncompressed / static_cast<double>(rows)};
+}
+
+}  // namespace
+
+double ParquetTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
+  const auto [stored, uncompressed] = chunk_bytes_per_row(*dataset_, row_groups_, columns);
   double decoded = 0;
   for (size_t c : columns) {
     const LogicalType& type = schema()->field(c).type;
     decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
   }
-  return (rows > 0 ? stored / static_cast<double>(rows) : 0.0) + decoded;
+  return stored + uncompressed + decoded;
+}
+
+double ParquetTable::file_bytes_per_row(const std::vector<size_t>& columns) const {
+  return chunk_bytes_per_row(*dataset_, row_groups_, columns).first;
 }
 
 std::vector<std::pair<std::string, std::string>> ParquetTable::unreadable_columns() const {

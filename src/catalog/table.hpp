@@ -73,6 +73,11 @@ class Table {
     (void)columns;
     return 0;
   }
+  /// File bytes a scan of `columns` reads per row (the stored column chunks); 0 when the table cannot tell.
+  virtual double file_bytes_per_row(const std::vector<size_t>& columns) const {
+    (void)columns;
+    return 0;
+  }
 
  protected:
   /// The output schema of a scan of `columns`.

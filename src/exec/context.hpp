@@ -2,16 +2,44 @@
 /// What every operator of a running query can reach: memory, thread count, cancellation.
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
+#include <memory>
+#include <mutex>
 
 #include "common/error.hpp"
 #include "gpu/memory_resource.hpp"
+#include "gpu/stream.hpp"
 #include "io/parquet/device/device_reader.hpp"
 
 namespace kestrel::exec {
 
 class DeviceTableCache;
 class ScanReuse;
+
+/// A latch a file scan opens once it has queued its last read to the device (the first pipeline's opens at once
+/// when its source reads no files, and every gate at the latest when the statement's pipelines are done): the
+/// scans of the pipelines that run later start their reads after it (Source::prefetch), in pipeline order, so the
+/// copy engine keeps working through the ends and starts of pipelines.
+class ReadGate {
+ public:
+  void open() {
+    {
+      std::lock_guard lock(mutex_);
+      open_ = true;
+    }
+    cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
 
 /// Per-query execution state shared by all drivers.
 struct ExecContext {
@@ -38,6 +66,17 @@ struct ExecContext {
   const std::atomic<bool>* cancel_requested = nullptr;
   /// Collect per-step rows and times (EXPLAIN ANALYZE).
   bool profile = false;
+  /// The first pipeline's read gate; its source takes it in prepare() (read_gate_taken) when it reads ahead and
+  /// opens it once its reads are queued, else the pipeline opens it right after prepare().
+  std::shared_ptr<ReadGate> read_gate;
+  bool read_gate_taken = false;
+  /// Whether later pipelines' file scans start reading when the statement starts (gpu_scan_prefetch), and the
+  /// device bytes their reads may hold before their pipelines run (taken in pipeline order).
+  bool scan_prefetch = true;
+  size_t prefetch_bytes_left = 0;
+  /// The stream the statement's GPU file scans queue their copies on, in the order of their pipelines (made by the
+  /// first scan that reads ahead).
+  std::shared_ptr<gpu::OwnedStream> read_stream;
   /// Called after each morsel with (pipeline index, morsels done, morsels of the pipeline, pipelines); may be
   /// empty. Called from driver threads: it must be thread-safe and quick.
   std::function<void(size_t, size_t, size_t, size_t)> progress;

@@ -149,7 +149,9 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
     p.stats = std::make_shared<PipelineStats>();
     for (size_t i = 0; i < p.operators.size(); ++i) p.stats->operators.push_back(std::make_unique<StepStats>());
   }
+  ctx.read_gate_taken = false;
   p.source->prepare(ctx);
+  if (ctx.read_gate && !ctx.read_gate_taken) ctx.read_gate->open();  // the first pipeline reads no files ahead
   for (auto& op : p.operators) op->prepare(ctx);
   size_t morsels = p.source->morsel_count();
   const uint64_t drivers_start = p.stats ? now_nanos() : 0;
@@ -230,26 +232,55 @@ std::string format_step(const std::string& name, const StepStats& s) {
 }  // namespace
 
 void run_pipelines(std::vector<Pipeline>& pipelines, ExecContext& ctx) {
-  std::vector<bool> done(pipelines.size(), false);
-  size_t finished = 0;
-  while (finished < pipelines.size()) {
-    bool progressed = false;
-    for (size_t i = 0; i < pipelines.size(); ++i) {
-      if (done[i]) continue;
-      bool ready = true;
-      for (size_t d : pipelines[i].dependencies) {
-        KESTREL_CHECK_LT(d, pipelines.size());
-        ready &= done[d];
+  // The order they run in: one at a time, the first ready in index order each time.
+  std::vector<size_t> order;
+  {
+    std::vector<bool> done(pipelines.size(), false);
+    while (order.size() < pipelines.size()) {
+      bool progressed = false;
+      for (size_t i = 0; i < pipelines.size(); ++i) {
+        if (done[i]) continue;
+        bool ready = true;
+        for (size_t d : pipelines[i].dependencies) {
+          KESTREL_CHECK_LT(d, pipelines.size());
+          ready = ready && done[d];
+        }
+        if (!ready) continue;
+        order.push_back(i);
+        done[i] = true;
+        progressed = true;
       }
-      if (!ready) continue;
-      ctx.check_cancelled();
-      run_one(pipelines[i], ctx, finished, pipelines.size());
-      done[i] = true;
-      ++finished;
-      progressed = true;
+      KESTREL_CHECK_MSG(progressed, "pipeline dependencies form a cycle");
     }
-    KESTREL_CHECK_MSG(progressed, "pipeline dependencies form a cycle");
   }
+  // Every gate opens when the pipelines are done at the latest (also after an error), so no read waits forever.
+  std::vector<std::shared_ptr<ReadGate>> gates{std::make_shared<ReadGate>()};
+  struct Openers {
+    std::vector<std::shared_ptr<ReadGate>>& gates;
+    ~Openers() {
+      for (auto& g : gates) g->open();
+    }
+  } openers{gates};
+  ctx.read_gate = gates.front();
+  std::vector<std::shared_ptr<ReadGate>> own(order.size());  // the gate each pipeline's scan opens
+  own[0] = gates.front();
+  if (ctx.scan_prefetch) {
+    for (size_t k = 1; k < order.size(); ++k) {
+      std::shared_ptr<ReadGate> next = pipelines[order[k]].source->prefetch(ctx, gates.back());
+      if (next != gates.back()) {
+        own[k] = next;
+        gates.push_back(std::move(next));
+      }
+    }
+  }
+  for (size_t k = 0; k < order.size(); ++k) {
+    ctx.check_cancelled();
+    run_one(pipelines[order[k]], ctx, k, pipelines.size());
+    ctx.read_gate.reset();  // only the first pipeline's source opens it
+    // A pipeline that ended before queuing all its scan's reads (it needed no more rows) lets the later ones read.
+    if (own[k]) own[k]->open();
+  }
+  ctx.read_gate.reset();
 }
 
 }  // namespace kestrel::exec

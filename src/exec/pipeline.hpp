@@ -18,6 +18,14 @@ class Source {
   virtual ~Source() = default;
   /// Called once, on one thread, when every pipeline this one depends on has finished.
   virtual void prepare(ExecContext& ctx) {}
+  /// Called when the statement starts, for every pipeline but the first, in the order they will run: a source
+  /// that reads files may prepare itself now (prepare() is still called, and may then do nothing) and start
+  /// reading, within the context's read-ahead budget, once `after` opens (the scans before it have queued all their
+  /// reads). Returns the gate the next source's reads wait for: its own, opened once all its reads are queued,
+  /// or `after` when it reads nothing ahead.
+  virtual std::shared_ptr<ReadGate> prefetch(ExecContext& ctx, const std::shared_ptr<ReadGate>& after) {
+    return after;
+  }
   virtual size_t morsel_count() const = 0;
   /// Reads morsel `morsel` into zero or more batches. Called concurrently for different morsels.
   virtual void read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) = 0;

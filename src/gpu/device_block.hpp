@@ -77,6 +77,9 @@ class DeviceUpload {
     return true;
   }
   explicit operator bool() const { return static_cast<bool>(block_); }
+  /// The block's bytes (once `stream` waits for the copy with wait_copy, work there may read them).
+  uint8_t* data() const { return block_.data(); }
+  void wait_copy(Stream stream) const { done_->wait(stream); }
   /// The block, handed over to `stream`: the stream waits for the copy, and the block is freed in its order.
   DeviceBlock take(Stream stream) {
     done_->wait(stream);

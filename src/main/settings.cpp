@@ -56,6 +56,10 @@ Settings::Settings() {
                                 "with gpu_cache off, GPU scans of a table that one statement reads more than once "
                                 "share the columns they decoded (within a quarter of the GPU memory budget)",
                                 valid_bool};
+  entries_["gpu_scan_prefetch"] = {"true", "true",
+                                   "with gpu_cache off, the file scan of the pipeline that runs next starts reading "
+                                   "to the GPU once the running pipeline's reads are queued",
+                                   valid_bool};
   entries_["gpu_cache_mb"] = {"0", "0", "GPU table cache budget in MiB (0: half of the GPU's memory)", valid_count};
   entries_["gpu_streams"] = {"0", "0",
                              "GPU queries: drivers of each pipeline with GPU steps, each issuing its work on its "
@@ -138,6 +142,7 @@ bool Settings::gpu_cache() const { return get("gpu_cache") == "true"; }
 bool Settings::gpu_decode() const { return get("gpu_decode") == "true"; }
 bool Settings::gpu_encode() const { return get("gpu_encode") == "true"; }
 bool Settings::gpu_scan_reuse() const { return get("gpu_scan_reuse") == "true"; }
+bool Settings::gpu_scan_prefetch() const { return get("gpu_scan_prefetch") == "true"; }
 size_t Settings::gpu_cache_bytes() const { return std::stoull(get("gpu_cache_mb")) << 20; }
 size_t Settings::gpu_memory_bytes() const { return std::stoull(get("gpu_memory_mb")) << 20; }
 size_t Settings::host_memory_bytes() const { return std::stoull(get("host_memory_mb")) << 20; }

@@ -32,6 +32,8 @@ class Settings {
   bool gpu_encode() const;
   /// The gpu_scan_reuse setting: a statement's GPU scans of one table share decoded columns (gpu_cache off).
   bool gpu_scan_reuse() const;
+  /// The gpu_scan_prefetch setting: the next pipeline's file scan reads ahead (gpu_cache off).
+  bool gpu_scan_prefetch() const;
   /// Drivers (and CUDA streams) per pipeline of a GPU query; 0: threads().
   int gpu_streams() const;
   /// The gpu_cache_mb and gpu_memory_mb settings in bytes (0: the default share of the GPU's memory).

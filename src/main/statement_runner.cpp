@@ -98,6 +98,8 @@ void prepare_device(SessionState& state, exec::ExecContext& ctx) {
   if (!state.device_pool) state.device_pool = std::make_unique<gpu::DevicePoolMemoryResource>(0);
   state.device_pool->set_budget(state.settings.gpu_memory_bytes());
   ctx.device_budget = state.settings.gpu_memory_bytes();
+  // Later pipelines' file scans may hold an eighth of the device memory in reads made before their pipelines run.
+  ctx.prefetch_bytes_left = (ctx.device_budget > 0 ? ctx.device_budget : state.device_memory) / 8;
   ctx.device_mr = state.device_pool.get();
   state.device_pool->reset_peak();
   // Every stream of earlier queries has finished: memory they freed, or the cache retired, is safe to reuse.
@@ -162,6 +164,7 @@ QueryResult execute_plan(SessionState& state, plan::LogicalPtr plan, const std::
   io::DeviceScanStats& scan_stats = state.scan_stats != nullptr ? *state.scan_stats : own_scan_stats;
   ctx.scan_stats = &scan_stats;
   ctx.gpu_decode = state.settings.gpu_decode();
+  ctx.scan_prefetch = state.settings.gpu_scan_prefetch();
   if (state.gpu) prepare_device(state, ctx);
   if (ctx.table_cache == nullptr) ctx.scan_reuse = state.scan_reuse;
   exec::PlanBuilder builder(ctx);

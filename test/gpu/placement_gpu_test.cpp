@@ -265,6 +265,46 @@ TEST_F(GpuPlacementTest, ScansOfOneTableShareDecodedColumnsWithinAStatement) {
   fs::remove_all(dir);
 }
 
+TEST_F(GpuPlacementTest, FileScansOfTheNextPipelineReadAheadWithTheSameAnswers) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "kestrel_scan_prefetch";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  cpu_->query("COPY big TO '" + (dir / "big.parquet").string() + "' (FORMAT parquet, ROW_GROUP_SIZE 700)");
+  cpu_->query("COPY t TO '" + (dir / "small.parquet").string() + "' (FORMAT parquet)");
+  cpu_->query("COPY (SELECT i, s, x FROM big WHERE i % 7 = 1) TO '" + (dir / "side.parquet").string() +
+              "' (FORMAT parquet, ROW_GROUP_SIZE 300)");
+  DatabaseOptions options{DeviceChoice::kGpu};
+  options.data_dirs = {dir.string()};
+  options.gpu_fallback = false;
+  Database db(options);
+  Connection gpu(db);
+  DatabaseOptions cpu_options{DeviceChoice::kCpu};
+  cpu_options.data_dirs = {dir.string()};
+  Database cpu_db(cpu_options);
+  Connection cpu(cpu_db);
+  gpu.query("SET gpu_cache = false");
+  // Several pipelines whose sources are file scans one after another (builds, then the probe), a semi join, and a
+  // query that fails in its last pipeline while the read-ahead of nothing else is pending.
+  const std::vector<std::string> queries = {
+      "SELECT small.s, count(*), sum(big.x) FROM small JOIN big ON small.i = big.i % 10 GROUP BY small.s",
+      "SELECT side.s, count(*), min(big.dt) FROM side JOIN big ON side.i = big.i JOIN small ON small.i = big.i % 5 "
+      "GROUP BY side.s",
+      "SELECT count(*) FROM big WHERE i IN (SELECT i FROM side WHERE x > 0)",
+  };
+  for (const char* prefetch : {"true", "false"}) {
+    gpu.query(std::string("SET gpu_scan_prefetch = ") + prefetch);
+    for (const std::string& sql : queries) {
+      SCOPED_TRACE(std::string(prefetch) + ": " + sql);
+      EXPECT_EQ(sorted_rows(gpu.query(sql)), sorted_rows(cpu.query(sql)));
+    }
+    EXPECT_THROW(gpu.query("SELECT sum(10 / (big.i - big.i)) FROM side JOIN big ON side.i = big.i"), Error);
+    EXPECT_EQ(gpu.query("SELECT count(*) FROM big").value(0, 0).to_string(),
+              cpu.query("SELECT count(*) FROM big").value(0, 0).to_string());
+  }
+  fs::remove_all(dir);
+}
+
 TEST_F(GpuPlacementTest, ExplainShowsPlacementWithoutRunning) {
   std::string text = plan_text(gpu_->query(
       "EXPLAIN SELECT t.s, count(*) FROM t JOIN big ON t.i = big.i GROUP BY t.s ORDER BY 2 DESC LIMIT 3"));

@@ -8,8 +8,8 @@
 //   device memory three ways: pread into pinned memory with 1 to 16 threads then one copy; the file mapped and
 //   registered with cudaHostRegister (read-only), then one copy straight from the mapping; and the registration's
 //   own cost. Tells which host path a warm scan should take.
-// kestrel-gpu-scan-bench decode PATH [ROWS_PER_BATCH] [STREAMS]
-//   Every column of the Parquet dataset at PATH cut into batches of whole row groups (about ROWS_PER_BATCH rows,
+// kestrel-gpu-scan-bench decode PATH [ROWS_PER_BATCH] [STREAMS] [COLUMNS]
+//   Every column (or those named in the comma-separated COLUMNS) of the Parquet dataset at PATH cut into batches of whole row groups (about ROWS_PER_BATCH rows,
 //   default 2^25), staged in device memory once, then decompressed and decoded on the device STREAMS batches at a
 //   time (default 4), best of 3; prints the decoded column bytes per second and the compressed bytes per second.
 
@@ -158,10 +158,14 @@ int io_paths(const std::string& path, double gib) {
   return 0;
 }
 
-int decode(const std::string& path, size_t rows_per_batch, size_t streams) {
+int decode(const std::string& path, size_t rows_per_batch, size_t streams, const std::string& names) {
   auto data = io::ParquetDataset::open(path);
   std::vector<size_t> columns;
-  for (size_t c = 0; c < data->schema()->size(); ++c) columns.push_back(c);
+  for (size_t c = 0; c < data->schema()->size(); ++c) {
+    const std::string& name = data->schema()->field(c).name;
+    if (names.empty() || ("," + names + ",").find("," + name + ",") != std::string::npos) columns.push_back(c);
+  }
+  if (columns.empty()) throw InvalidInput("decode: no column of '" + path + "' is named in '" + names + "'");
   SchemaPtr schema = data->project_schema(columns);
   std::vector<std::vector<io::RowGroupRef>> batches;
   size_t rows = 0;
@@ -310,9 +314,9 @@ int main(int argc, char** argv) {
     if (mode == "decode" && argc > 2) {
       const size_t rows = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : (size_t{1} << 25);
       const size_t streams = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 4;
-      return kestrel::decode(argv[2], rows, streams);
+      return kestrel::decode(argv[2], rows, streams, argc > 5 ? argv[5] : "");
     }
-    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | io PATH [GIB] | decode PATH [ROWS_PER_BATCH] [STREAMS] | kcol PATH\n");
+    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | io PATH [GIB] | decode PATH [ROWS_PER_BATCH] [STREAMS] [COLUMNS] | kcol PATH\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -225,6 +225,7 @@ std::shared_ptr<StagedKcol> stage_kcol(const std::vector<KcolPart>& parts, const
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_read).count());
   if (upload != nullptr) {
     // Without room ahead of the decode, the decode copies the bytes itself.
+    const UploadTurn turn(*upload);
     staged->upload.start(*upload->mr, std::max<uint64_t>(staged->total, 8), upload->stream,
                          [&](uint8_t* device) { copy_chunks_to_device(*staged, device, upload->stream); });
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <future>
 #include <unordered_map>
@@ -93,8 +94,56 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
   return combine_parts(parts, read_schema, stream, mr);
 }
 
-ScanStager::ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr)
-    : stage_(std::move(stage)), ahead_(ahead), upload_{stream_.view(), &mr}, staged_(morsels), started_(morsels, 0) {}
+namespace {
+
+uint64_t trace_now_ns() {
+  static const auto epoch = std::chrono::steady_clock::now();
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - epoch).count());
+}
+
+}  // namespace
+
+/// KESTREL_SCAN_TRACE: per morsel, host times (ns since the process's first trace) and copy events on the stager's
+/// stream, turned into host times through a base event recorded on the idle stream when the stager was made.
+struct ScanStager::Trace {
+  struct Morsel {
+    uint64_t stage_begin = 0, stage_end = 0, turn_wait = 0, take_begin = 0, take_end = 0, decoded = 0, bytes = 0;
+    std::unique_ptr<gpu::Event> copy_begin, copy_end;
+  };
+  std::string path, label;
+  uint64_t base_ns = 0;
+  gpu::OwnedStream idle;
+  gpu::Event base{true};
+  std::mutex mutex;
+  std::vector<Morsel> morsels;
+};
+
+ScanStager::ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr,
+                       std::shared_ptr<gpu::OwnedStream> stream, std::string label)
+    : stage_(std::move(stage)),
+      ahead_(ahead),
+      stream_(stream ? std::move(stream) : std::make_shared<gpu::OwnedStream>()),
+      upload_{stream_->view(), &mr, {}, {}},
+      staged_(morsels),
+      started_(morsels, 0),
+      turn_done_(morsels, 0) {
+  // KESTREL_EARLY_DECOMPRESS=0 leaves the tables, gathers and decompression to the decoding driver (benchmarks).
+  const char* early = std::getenv("KESTREL_EARLY_DECOMPRESS");
+  if (early == nullptr || std::string(early) != "0") {
+    for (size_t i = 0; i < std::min<size_t>(std::max<size_t>(ahead, 1), 4); ++i) {
+      prepare_streams_.push_back(std::make_unique<gpu::OwnedStream>());
+    }
+  }
+  if (const char* path = std::getenv("KESTREL_SCAN_TRACE"); path != nullptr && *path != '\0') {
+    trace_ = std::make_unique<Trace>();
+    trace_->path = path;
+    trace_->label = std::move(label);
+    trace_->morsels.resize(morsels);
+    trace_->base_ns = trace_now_ns();
+    trace_->base.record(trace_->idle.view());  // an idle stream: the event completes at once
+  }
+}
 
 ScanStager::~ScanStager() {
   // Reads still running use this object: wait for them (their results are dropped), then for the copies they
@@ -103,30 +152,178 @@ ScanStager::~ScanStager() {
     if (f.valid()) f.wait();
   }
   try {
-    stream_.view().synchronize();
+    stream_->view().synchronize();
+    for (const auto& p : prepare_streams_) p->view().synchronize();
   } catch (...) {  // a failed device: nothing is left to wait for
+    return;
   }
+  if (!trace_) return;
+  try {
+    static std::mutex file_mutex;
+    std::lock_guard lock(file_mutex);
+    std::FILE* f = std::fopen(trace_->path.c_str(), "a");
+    if (f == nullptr) return;
+    auto ms = [](uint64_t ns) { return static_cast<double>(ns) / 1e6; };
+    const double base = ms(trace_->base_ns);
+    for (size_t m = 0; m < trace_->morsels.size(); ++m) {
+      const Trace::Morsel& t = trace_->morsels[m];
+      if (t.stage_begin == 0 && t.take_begin == 0) continue;
+      double c0 = -1, c1 = -1;
+      if (t.copy_begin && t.copy_end) {
+        c0 = base + t.copy_begin->elapsed_ms_since(trace_->base);
+        c1 = base + t.copy_end->elapsed_ms_since(trace_->base);
+      }
+      std::fprintf(f, "trace %s m=%zu bytes=%llu stage=%.3f-%.3f turn_wait=%.3f copy=%.3f-%.3f take=%.3f-%.3f decoded=%.3f\n",
+                   trace_->label.c_str(), m, static_cast<unsigned long long>(t.bytes), ms(t.stage_begin),
+                   ms(t.stage_end), ms(t.turn_wait), c0, c1, ms(t.take_begin), ms(t.take_end), ms(t.decoded));
+    }
+    std::fclose(f);
+  } catch (...) {  // tracing is best effort
+  }
+}
+
+void ScanStager::finish_turn(size_t morsel) {
+  std::function<void()> queued;
+  {
+    std::lock_guard lock(turn_mutex_);
+    if (turn_done_[morsel]) return;
+    turn_done_[morsel] = 1;
+    while (turn_ < turn_done_.size() && turn_done_[turn_]) ++turn_;
+    turn_cv_.notify_all();
+    if (turn_ == turn_done_.size()) queued = std::move(queued_);
+  }
+  if (queued) queued();
+}
+
+void ScanStager::on_queued(std::function<void()> queued) {
+  {
+    std::lock_guard lock(turn_mutex_);
+    if (turn_ < turn_done_.size()) {
+      queued_ = std::move(queued);
+      return;
+    }
+  }
+  queued();
+}
+
+void ScanStager::prefetch(std::shared_ptr<ReadGate> gate, size_t count) {
+  std::lock_guard lock(mutex_);
+  gate_ = std::move(gate);
+  if (count > 0 && !staged_.empty()) start_locked(std::min(count, staged_.size()) - 1);
 }
 
 void ScanStager::start_locked(size_t morsel) {
-  if (morsel >= staged_.size() || started_[morsel]) return;
-  started_[morsel] = 1;
-  staged_[morsel] = std::async(std::launch::async, [this, morsel] { return stage_(morsel, &upload_); }).share();
+  if (morsel >= staged_.size()) return;
+  // Earlier morsels start first: copies are queued in morsel order, so a morsel waits for every earlier one.
+  for (; first_unstarted_ <= morsel; ++first_unstarted_) {
+    const size_t m = first_unstarted_;
+    if (started_[m]) continue;
+    started_[m] = 1;
+    staged_[m] = std::async(std::launch::async, [this, m] {
+                   Trace::Morsel* t = trace_ ? &trace_->morsels[m] : nullptr;
+                   if (gate_) gate_->wait();  // a prefetch: the pipeline before this one still reads
+                   if (t != nullptr) t->stage_begin = trace_now_ns();
+                   io::StageUpload upload = upload_;
+                   if (!prepare_streams_.empty()) upload.prepare_stream = prepare_streams_[m % prepare_streams_.size()]->view();
+                   upload.before_copy = [this, m, t] {
+                     const uint64_t wait_begin = t != nullptr ? trace_now_ns() : 0;
+                     {
+                       std::unique_lock lock(turn_mutex_);
+                       turn_cv_.wait(lock, [&] { return turn_ >= m; });
+                     }
+                     if (t != nullptr) {
+                       t->turn_wait = trace_now_ns() - wait_begin;
+                       t->copy_begin = std::make_unique<gpu::Event>(true);
+                       t->copy_begin->record(upload_.stream);
+                     }
+                   };
+                   upload.after_copy = [this, m, t] {
+                     if (t != nullptr && t->copy_begin) {
+                       t->copy_end = std::make_unique<gpu::Event>(true);
+                       t->copy_end->record(upload_.stream);
+                     }
+                     finish_turn(m);
+                   };
+                   struct Done {
+                     ScanStager* self;
+                     size_t m;
+                     Trace::Morsel* t;
+                     ~Done() {
+                       self->finish_turn(m);  // a morsel without a copy (kept columns, an error) passes its turn
+                       if (t != nullptr) t->stage_end = trace_now_ns();
+                     }
+                   } done{this, m, t};
+                   return stage_(m, &upload);
+                 }).share();
+  }
 }
 
 std::shared_ptr<void> ScanStager::take(size_t morsel) {
+  const uint64_t begin = trace_ ? trace_now_ns() : 0;
   std::shared_future<std::shared_ptr<void>> mine;
   {
     std::lock_guard lock(mutex_);
-    start_locked(morsel);
-    for (size_t m = morsel + 1; m <= morsel + ahead_; ++m) start_locked(m);
+    start_locked(std::min(morsel + ahead_, staged_.size() - 1));
     mine = staged_[morsel];
     staged_[morsel] = {};  // taken once: the staged bytes are released when the decode is done
   }
-  return mine.get();
+  std::shared_ptr<void> result = mine.get();
+  if (trace_ && morsel < trace_->morsels.size()) {
+    trace_->morsels[morsel].take_begin = begin;
+    trace_->morsels[morsel].take_end = trace_now_ns();
+  }
+  return result;
+}
+
+void ScanStager::decoded(size_t morsel, uint64_t bytes) {
+  if (!trace_ || morsel >= trace_->morsels.size()) return;
+  trace_->morsels[morsel].decoded = trace_now_ns();
+  trace_->morsels[morsel].bytes = bytes;
+}
+
+std::shared_ptr<ReadGate> TableScanGpu::prefetch(ExecContext& ctx, const std::shared_ptr<ReadGate>& after) {
+  // Only a scan that reads files ahead on its own: not through the table cache, not sharing columns with other
+  // scans of the statement (what they keep is known only when its pipeline runs).
+  const bool files = table_->kind() == catalog::TableKind::kParquet || table_->kind() == catalog::TableKind::kKcol;
+  if (ctx.table_cache != nullptr || !ctx.gpu_decode || !files || spec_.columns.empty()) return after;
+  if (ctx.scan_reuse != nullptr && ctx.scan_reuse->shared(table_.get())) return after;
+  if (ctx.prefetch_bytes_left == 0) return after;
+  plan(ctx);
+  if (!stager_) return after;
+  // As many morsels as the read-ahead budget holds, from the footers' sizes.
+  const double per_row = table_->file_bytes_per_row(spec_.columns);
+  const auto rows = table_->statistics().row_count;
+  const size_t all = table_->plan_scan(catalog::ScanSpec{spec_.columns, {}}).size();
+  const double per_morsel = rows && all > 0 && per_row > 0
+                                ? per_row * static_cast<double>(*rows) / static_cast<double>(all)
+                                : 0.0;
+  size_t count = 0;
+  for (const auto& group : groups_) {
+    const auto bytes = static_cast<size_t>(per_morsel * static_cast<double>(group.size()));
+    if (bytes > ctx.prefetch_bytes_left) break;
+    ctx.prefetch_bytes_left -= bytes;
+    ++count;
+  }
+  if (count < groups_.size()) ctx.prefetch_bytes_left = 0;  // later scans would overtake this one's other reads
+  if (count == 0) return after;
+  stager_->prefetch(after, count);
+  prefetched_ = true;
+  queued_gate_ = std::make_shared<ReadGate>();
+  stager_->on_queued([gate = queued_gate_] { gate->open(); });
+  return queued_gate_;
 }
 
 void TableScanGpu::prepare(ExecContext& ctx) {
+  if (!prefetched_) plan(ctx);
+  prefetched_ = false;
+  if (stager_ && ctx.read_gate && !queued_gate_) {
+    // The first pipeline: the later scans start reading once this one's reads are queued.
+    ctx.read_gate_taken = true;
+    stager_->on_queued([gate = ctx.read_gate] { gate->open(); });
+  }
+}
+
+void TableScanGpu::plan(ExecContext& ctx) {
   const std::vector<size_t> morsels = table_->plan_scan(spec_);
   // Groups come from the morsels' positions in the unpruned scan, so they are the same in every query.
   const std::vector<size_t> all = table_->plan_scan(catalog::ScanSpec{spec_.columns, {}});
@@ -137,8 +334,11 @@ void TableScanGpu::prepare(ExecContext& ctx) {
     const size_t rows_per_morsel = std::max<size_t>(1, static_cast<size_t>(*rows) / all.size());
     // Big tables get bigger batches (fewer fixed costs), still about two per driver so all drivers work.
     const size_t drivers = static_cast<size_t>(std::max(1, ctx.gpu_drivers > 0 ? ctx.gpu_drivers : ctx.threads));
-    const size_t target = std::clamp<size_t>(static_cast<size_t>(*rows) / (2 * drivers), kGpuScanRows,
-                                             kGpuScanMaxRows);
+    size_t max_rows = kGpuScanMaxRows;
+    if (const char* env = std::getenv("KESTREL_SCAN_MAX_ROWS"); env != nullptr && std::atoll(env) > 0) {
+      max_rows = std::max<size_t>(static_cast<size_t>(std::atoll(env)), kGpuScanRows);  // benchmarks
+    }
+    const size_t target = std::clamp<size_t>(static_cast<size_t>(*rows) / (2 * drivers), kGpuScanRows, max_rows);
     per_group = std::max<size_t>(1, target / rows_per_morsel);
     const double per_row = spec_.columns.empty() ? 0.0 : table_->scan_bytes_per_row(spec_.columns);
     if (ctx.device_budget > 0 && per_row > 0) {
@@ -236,7 +436,10 @@ void TableScanGpu::prepare(ExecContext& ctx) {
     stager_schema_ = decode_columns_.size() < spec_.columns.size() ? project(decode_columns_)
                      : schema_                                   ? schema_
                                                                  : project(spec_.columns);
-    stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr);
+    // One copy stream for the statement's scans: their copies run in the order they are queued.
+    if (!ctx.read_stream) ctx.read_stream = std::make_shared<gpu::OwnedStream>();
+    stager_ = std::make_unique<ScanStager>(groups_.size(), std::move(stage), drivers, *ctx.device_mr,
+                                           ctx.read_stream, table_->name());
   }
 }
 
@@ -261,8 +464,9 @@ void TableScanGpu::read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out
           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_wait).count());
     }
     if (table_->kind() == catalog::TableKind::kParquet) {
-      out.push_back(io::decode_staged_parquet(*std::static_pointer_cast<io::StagedParquet>(staged), stager_schema_,
-                                              stream, *ctx.device_mr, ctx.scan_stats));
+      auto& parquet = *std::static_pointer_cast<io::StagedParquet>(staged);
+      out.push_back(io::decode_staged_parquet(parquet, stager_schema_, stream, *ctx.device_mr, ctx.scan_stats));
+      stager_->decoded(morsel, io::staged_bytes(parquet));
     } else {
       out.push_back(io::decode_staged_kcol(*std::static_pointer_cast<io::StagedKcol>(staged), stager_schema_, stream,
                                            *ctx.device_mr, ctx.scan_stats));

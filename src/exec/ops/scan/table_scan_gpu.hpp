@@ -7,10 +7,12 @@
 /// Groups are fixed per table (morsel position / group size), so every query asks the cache for the same groups.
 /// Pushed-down filters are not applied here: the plan puts them on the GPU after the scan.
 
+#include <condition_variable>
 #include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "catalog/table.hpp"
 #include "exec/pipeline.hpp"
@@ -41,27 +43,55 @@ Batch read_morsels_to_device(const catalog::Table& table, const std::vector<size
                              gpu::MemoryResource& mr, const GpuScanRead& read);
 
 /// Reads the file bytes of a GPU scan's morsels (Parquet or kcol) ahead of the drivers: taking morsel m starts
-/// staging it (if not yet) and the next `ahead` morsels on background threads, so reads overlap the device decoding
-/// of earlier morsels. At most about `ahead` + drivers morsels are staged at once.
+/// staging it (and every earlier morsel not yet started) and the next `ahead` morsels on background threads, so
+/// reads overlap the device decoding of earlier morsels. At most about `ahead` + drivers morsels are staged at once.
+/// The copies to the device are queued on the stager's one stream in morsel order (a later morsel whose page
+/// headers were walked first waits for its turn), so the copy a driver waits for is never behind later ones.
+/// With KESTREL_SCAN_TRACE=FILE each morsel's timeline (staging, its turn, the copy on the device, the driver's wait
+/// and decode) is appended to FILE when the stager goes away, for the scan benchmarks.
 class ScanStager {
  public:
   /// Stages one morsel; the upload (the stager's own stream and `mr`) copies the bytes to the device as well.
   using StageFn = std::function<std::shared_ptr<void>(size_t morsel, const io::StageUpload* upload)>;
-  ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr);
+  /// `stream` (shared by the statement's scans, so their copies run in the order they are queued) carries the
+  /// copies; null: the stager's own.
+  ScanStager(size_t morsels, StageFn stage, size_t ahead, gpu::MemoryResource& mr,
+             std::shared_ptr<gpu::OwnedStream> stream = nullptr, std::string label = {});
   ~ScanStager();
   /// Morsel `morsel`'s staged bytes (waiting for them); rethrows the error its reads met.
   std::shared_ptr<void> take(size_t morsel);
+  /// For the trace: the driver finished decoding `morsel` (`bytes` staged bytes).
+  void decoded(size_t morsel, uint64_t bytes);
+  /// Starts staging the first `count` morsels now, their reads waiting for `gate` (opened when the scans before
+  /// this one have queued all their copies).
+  void prefetch(std::shared_ptr<ReadGate> gate, size_t count);
+  /// `queued` is called once every morsel's copy is queued (at once if that is so already).
+  void on_queued(std::function<void()> queued);
 
  private:
+  struct Trace;
   void start_locked(size_t morsel);
+  void finish_turn(size_t morsel);
 
   StageFn stage_;
   size_t ahead_;
-  gpu::OwnedStream stream_;
+  std::shared_ptr<gpu::OwnedStream> stream_;
+  /// Streams the staged Parquet batches' tables, gathers and decompression are queued on after their copies
+  /// (round robin; they outlive the staged morsels, whose buffers may be freed on them).
+  std::vector<std::unique_ptr<gpu::OwnedStream>> prepare_streams_;
   io::StageUpload upload_;
   std::mutex mutex_;
   std::vector<std::shared_future<std::shared_ptr<void>>> staged_;
   std::vector<uint8_t> started_;
+  size_t first_unstarted_ = 0;
+  // Copy turns: morsels [0, turn_) have queued their copies (or finished staging without one).
+  std::mutex turn_mutex_;
+  std::condition_variable turn_cv_;
+  size_t turn_ = 0;
+  std::vector<uint8_t> turn_done_;
+  std::function<void()> queued_;
+  std::shared_ptr<ReadGate> gate_;  ///< set by prefetch: stage tasks wait for it
+  std::unique_ptr<Trace> trace_;
 };
 
 class TableScanGpu final : public Source {
@@ -70,6 +100,7 @@ class TableScanGpu final : public Source {
       : table_(std::move(table)), spec_(std::move(spec)), schema_(std::move(schema)) {}
 
   void prepare(ExecContext& ctx) override;
+  std::shared_ptr<ReadGate> prefetch(ExecContext& ctx, const std::shared_ptr<ReadGate>& after) override;
   size_t morsel_count() const override { return groups_.size(); }
   void read(size_t morsel, ExecContext& ctx, std::vector<Batch>& out) override;
   std::string name() const override { return "Scan " + table_->name() + " [GPU]"; }
@@ -86,6 +117,10 @@ class TableScanGpu final : public Source {
   std::vector<size_t> decode_slots_;    ///< positions in spec_.columns the stager reads (the others are kept)
   std::vector<size_t> decode_columns_;  ///< the table columns at those positions
   SchemaPtr full_schema_;             ///< the scan's batches' schema when reusing
+  bool prefetched_ = false;           ///< prepared and reading ahead before its pipeline runs
+  std::shared_ptr<ReadGate> queued_gate_;  ///< opened once every copy of this scan is queued (when prefetched)
+
+  void plan(ExecContext& ctx);
 };
 
 }  // namespace kestrel::exec

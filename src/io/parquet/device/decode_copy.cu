@@ -14,31 +14,40 @@ namespace {
 
 constexpr int kCopyThreads = 256;
 
-/// One block per piece: the bytes up to a 4-byte aligned destination one at a time, then whole destination words
-/// assembled from the two aligned source words they straddle, then the tail.
+/// One block per piece: the bytes up to a 16-byte aligned destination one at a time, then 16-byte destination
+/// words each assembled from the five aligned 4-byte source words it straddles (one funnel shift per word), then
+/// the tail.
 __global__ void copy_pieces_kernel(const CopyPiece* pieces) {
   const CopyPiece piece = pieces[blockIdx.x];
   const uint8_t* src = piece.src;
   uint8_t* dst = piece.dst;
   uint64_t n = piece.bytes;
-  uint64_t head = (4 - (reinterpret_cast<uintptr_t>(dst) & 3)) & 3;
+  uint64_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
   if (head > n) head = n;
   if (threadIdx.x < head) dst[threadIdx.x] = src[threadIdx.x];
   src += head;
   dst += head;
   n -= head;
-  const uint64_t words = n / 4;
+  const uint64_t quads = n / 16;
   const unsigned shift = static_cast<unsigned>(reinterpret_cast<uintptr_t>(src) & 3) * 8;
   const auto* s = reinterpret_cast<const uint32_t*>(reinterpret_cast<uintptr_t>(src) & ~uintptr_t{3});
-  auto* d = reinterpret_cast<uint32_t*>(dst);
+  auto* d = reinterpret_cast<uint4*>(dst);
   if (shift == 0) {
-    for (uint64_t i = threadIdx.x; i < words; i += blockDim.x) d[i] = s[i];
+    for (uint64_t i = threadIdx.x; i < quads; i += blockDim.x) {
+      const uint32_t* w = s + 4 * i;
+      d[i] = make_uint4(w[0], w[1], w[2], w[3]);
+    }
   } else {
-    // s[i + 1] holds at least one byte of word i, so it lies inside the source buffer's allocation.
-    for (uint64_t i = threadIdx.x; i < words; i += blockDim.x) d[i] = __funnelshift_r(s[i], s[i + 1], shift);
+    // s[4i + 4] holds at least one byte of quad i, so it lies inside the source buffer's allocation.
+    for (uint64_t i = threadIdx.x; i < quads; i += blockDim.x) {
+      const uint32_t* w = s + 4 * i;
+      const uint32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+      d[i] = make_uint4(__funnelshift_r(w0, w1, shift), __funnelshift_r(w1, w2, shift),
+                        __funnelshift_r(w2, w3, shift), __funnelshift_r(w3, w4, shift));
+    }
   }
-  const uint64_t tail = n - words * 4;
-  if (threadIdx.x < tail) dst[words * 4 + threadIdx.x] = src[words * 4 + threadIdx.x];
+  const uint64_t tail = n - quads * 16;
+  if (threadIdx.x < tail) dst[quads * 16 + threadIdx.x] = src[quads * 16 + threadIdx.x];
 }
 
 __global__ void rebase_kernel(uint8_t* block, const uint64_t* slots, size_t count, AddressBases bases) {

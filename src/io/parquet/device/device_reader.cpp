@@ -199,6 +199,24 @@ struct StagedRange {
   uint64_t staged = 0;                  ///< in the batch's device copy (and the staging buffer)
 };
 
+/// Steps 4 to 6 of a decode (the plan's buffers, host-decompressed bodies, the page tables on the device, gathers
+/// and decompression), queued on one stream: by the decode itself, or early by the read-ahead on a stream of its own
+/// once the copy arrives, so the drivers' decode starts at the levels and values.
+struct PreparedPages {
+  gpu::DeviceBlock inflated, realigned, host_inflated_device, tables_block;
+  gpu::PinnedBlock host_inflated, upload_pinned;
+  uint8_t* tables = nullptr;
+  std::unique_ptr<gpu::Event> arrived, gathered, decompressed;  ///< timing (stats only)
+  std::unique_ptr<gpu::Event> done;                             ///< early preparation: everything queued ran
+  gpu::Stream stream;                                           ///< where it was queued
+  uint64_t tables_host_ns = 0;
+
+  /// Hands the device buffers over to `to` (freed in its order from now on).
+  void free_on(gpu::Stream to) {
+    for (gpu::DeviceBlock* b : {&inflated, &realigned, &host_inflated_device, &tables_block}) b->free_on(to);
+  }
+};
+
 struct StagedParquet {
   std::vector<ChunkJob> jobs;
   std::vector<StagedRange> ranges;
@@ -213,7 +231,85 @@ struct StagedParquet {
   // The bytes already sent to the device (StageUpload), until the decode takes them over.
   gpu::DeviceUpload upload;
   std::unique_ptr<DecodePlan> plan;  ///< made while staging, for the dataset's types
+  std::unique_ptr<PreparedPages> early;  ///< queued by the read-ahead after the copy (StageUpload::prepare_stream)
 };
+
+/// Steps 4 to 6 of decoding `staged` under `plan`, its bytes at `raw` on the device, queued on `stream`.
+std::unique_ptr<PreparedPages> prepare_pages(const StagedParquet& staged, const DecodePlan& plan, uint8_t* raw,
+                                             gpu::Stream stream, gpu::MemoryResource& mr, bool timing) {
+  auto p = std::make_unique<PreparedPages>();
+  p->stream = stream;
+  gpu::SyncOnError sync_on_error(stream);  // queued copies read p's pinned blocks
+  if (timing) {
+    p->arrived = std::make_unique<gpu::Event>(true);
+    p->gathered = std::make_unique<gpu::Event>(true);
+    p->decompressed = std::make_unique<gpu::Event>(true);
+    p->arrived->record(stream);
+  }
+  const auto t_tables = std::chrono::steady_clock::now();
+  const std::vector<ChunkJob>& jobs = staged.jobs;
+  auto block = [&](size_t bytes) { return gpu::DeviceBlock(mr, std::max<size_t>(bytes, 8), stream); };
+  // 4. The buffers the plan's addresses name; bodies of codecs the device lacks decompressed on the host.
+  dev::AddressBases bases;
+  p->inflated = block(plan.inflated_total);
+  p->realigned = block(plan.realign_total);
+  bases.base[static_cast<size_t>(dev::AddressBase::kStaged)] = raw;
+  bases.base[static_cast<size_t>(dev::AddressBase::kInflated)] = p->inflated.data();
+  bases.base[static_cast<size_t>(dev::AddressBase::kRealigned)] = p->realigned.data();
+  if (!plan.host_inflates.empty()) {
+    gpu::PinnedBlock& host_inflated = p->host_inflated;
+    host_inflated = gpu::acquire_pinned(plan.host_inflated_total);
+    parallel_for(plan.host_inflates.size(), device_io_threads(), [&](size_t i) {
+      const HostInflate& h = plan.host_inflates[i];
+      const ChunkJob& job = jobs[h.job];
+      const PageLayout& page = job.pages[h.page];
+      try {
+        decompress(job.meta->codec, {job.host + page.body_offset, page.body_stored_size},
+                   {host_inflated.data() + h.output_offset, page.body_size});
+      } catch (const InvalidInput& e) {
+        fail_like_cpu(job, e.message());
+      }
+    });
+    p->host_inflated_device = block(plan.host_inflated_total);
+    uint8_t* device = p->host_inflated_device.data();
+    h2d(device, host_inflated.data(), plan.host_inflated_total, stream);
+    bases.base[static_cast<size_t>(dev::AddressBase::kHostInflated)] = device;
+  }
+
+  // 5. The tables sent in one transfer, their addresses made absolute on the device.
+  gpu::PinnedBlock& upload_pinned = p->upload_pinned;
+  upload_pinned = gpu::acquire_pinned(std::max<size_t>(plan.block.size(), 64));
+  std::memcpy(upload_pinned.data(), plan.block.data(), plan.block.size());
+  p->tables_block = block(plan.block.size());
+  uint8_t* tables = p->tables_block.data();
+  p->tables = tables;
+  h2d(tables, upload_pinned.data(), plan.block.size(), stream);
+  dev::rebase_addresses(tables, reinterpret_cast<const uint64_t*>(tables + plan.slot_table), plan.slots, bases,
+                        stream);
+  p->tables_host_ns = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_tables).count());
+
+  // 6. Gathers and realignments, then decompression.
+  if (plan.pieces > 0) {
+    dev::copy_pieces(reinterpret_cast<const dev::CopyPiece*>(tables + plan.piece_table), plan.pieces, stream);
+  }
+  if (timing) p->gathered->record(stream);
+  for (const CodecBatch& b : plan.codec_batches) {
+    gpu::DeviceDecompressBatch batch;
+    batch.inputs = reinterpret_cast<const void* const*>(tables + b.inputs);
+    batch.input_bytes = reinterpret_cast<const size_t*>(tables + b.input_bytes);
+    batch.outputs = reinterpret_cast<void* const*>(tables + b.outputs);
+    batch.output_capacity = reinterpret_cast<const size_t*>(tables + b.capacity);
+    batch.actual_bytes = reinterpret_cast<size_t*>(tables + b.actual);
+    batch.statuses = reinterpret_cast<int*>(tables + b.statuses);
+    batch.count = b.pages.size();
+    batch.max_output_bytes = b.max_output;
+    batch.total_output_bytes = b.total_output;
+    gpu::decompress_on_device(b.codec, batch, stream, mr);
+  }
+  if (timing) p->decompressed->record(stream);
+  return p;
+}
 
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
                                              const std::vector<size_t>& columns, const StageUpload* upload) {
@@ -328,6 +424,7 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
   parallel_for(jobs.size(), device_io_threads(), [&](size_t j) { plan_pages(jobs[j]); });
   if (upload != nullptr) {
     // Without room ahead of the decode, the decode copies the bytes itself.
+    const UploadTurn turn(*upload);
     staged->upload.start(*upload->mr, std::max<uint64_t>(staged_total, 8), upload->stream,
                          [&](uint8_t* device) { copy_staged_to_device(*staged, device, upload->stream); });
   }
@@ -336,6 +433,14 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
   const SchemaPtr schema = dataset.project_schema(columns);
   for (size_t c = 0; c < schema->size(); ++c) types.push_back(schema->field(c).type);
   staged->plan = plan_decode(jobs, staged->rows, columns.size(), std::move(types));
+  if (upload != nullptr && upload->prepare_stream && staged->upload) {
+    // Tables, gathers and decompression queued now, after the copy, on a stream of the read-ahead's.
+    const gpu::Stream prepare = *upload->prepare_stream;
+    staged->upload.wait_copy(prepare);
+    staged->early = prepare_pages(*staged, *staged->plan, staged->upload.data(), prepare, *upload->mr, true);
+    staged->early->done = std::make_unique<gpu::Event>();
+    staged->early->done->record(prepare);
+  }
   return staged;
 }
 
@@ -353,7 +458,8 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   }
   // Pinned blocks whose copies are queued on `stream`: an error must not hand them back to the pool before the
   // copies are done, so every early exit waits for the stream first (the guard is destroyed before them).
-  gpu::PinnedBlock host_inflated, upload_pinned, status_block, codec_status;
+  gpu::PinnedBlock status_block, codec_status;
+  std::unique_ptr<PreparedPages> own_prepared;
   gpu::SyncOnError sync_on_error(stream);
   Scratch scratch{stream, mr, {}};
   uint8_t* raw = nullptr;
@@ -365,15 +471,16 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   } else if (uploaded) {
     owned_raw = staged.upload.take(stream);
     raw = owned_raw.data();
+    // The early preparation reads the copy too: it must be done before the copy can be freed in this stream.
+    if (staged.early) staged.early->done->wait(stream);
   } else {
     raw = scratch.alloc(staged_total);
     copy_staged_to_device(staged, raw, stream);
   }
 
   // The decode's GPU time is measured from here: the bytes are on the device once the stream passes this point.
-  gpu::Event arrived(stats != nullptr), decompressed(stats != nullptr), sizes_ready(stats != nullptr);
+  gpu::Event arrived(stats != nullptr), sizes_ready(stats != nullptr);
   if (stats != nullptr) arrived.record(stream);
-  const auto t_tables = std::chrono::steady_clock::now();
 
   // 3. The plan made while staging (made here when the caller's types differ from the dataset's).
   std::unique_ptr<DecodePlan> own_plan;
@@ -391,65 +498,24 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
     throw InternalError("decode_staged_parquet: the staged bytes' device buffer is not 8-byte aligned");
   }
 
-  // 4. The buffers the plan's addresses name; bodies of codecs the device lacks decompressed on the host.
-  dev::AddressBases bases;
-  bases.base[static_cast<size_t>(dev::AddressBase::kStaged)] = raw;
-  bases.base[static_cast<size_t>(dev::AddressBase::kInflated)] = scratch.alloc(plan->inflated_total);
-  bases.base[static_cast<size_t>(dev::AddressBase::kRealigned)] = scratch.alloc(plan->realign_total);
-  if (!plan->host_inflates.empty()) {
-    host_inflated = gpu::acquire_pinned(plan->host_inflated_total);
-    parallel_for(plan->host_inflates.size(), device_io_threads(), [&](size_t i) {
-      const HostInflate& h = plan->host_inflates[i];
-      const ChunkJob& job = jobs[h.job];
-      const PageLayout& page = job.pages[h.page];
-      try {
-        decompress(job.meta->codec, {job.host + page.body_offset, page.body_stored_size},
-                   {host_inflated.data() + h.output_offset, page.body_size});
-      } catch (const InvalidInput& e) {
-        fail_like_cpu(job, e.message());
-      }
-    });
-    uint8_t* device = scratch.alloc(plan->host_inflated_total);
-    h2d(device, host_inflated.data(), plan->host_inflated_total, stream);
-    bases.base[static_cast<size_t>(dev::AddressBase::kHostInflated)] = device;
+  // 4 to 6, unless the read-ahead queued them already (for the same plan).
+  PreparedPages* prepared = nullptr;
+  if (staged.early && plan == staged.plan.get() && uploaded) {
+    prepared = staged.early.get();  // this stream waited for it above
+    prepared->free_on(stream);
+  } else {
+    own_prepared = prepare_pages(staged, *plan, raw, stream, mr, stats != nullptr);
+    prepared = own_prepared.get();
   }
-
-  // 5. The tables sent in one transfer, their addresses made absolute on the device.
-  upload_pinned = gpu::acquire_pinned(std::max<size_t>(plan->block.size(), 64));
-  std::memcpy(upload_pinned.data(), plan->block.data(), plan->block.size());
-  uint8_t* tables = scratch.alloc(plan->block.size());
-  h2d(tables, upload_pinned.data(), plan->block.size(), stream);
-  dev::rebase_addresses(tables, reinterpret_cast<const uint64_t*>(tables + plan->slot_table), plan->slots, bases,
-                        stream);
+  uint8_t* tables = prepared->tables;
   if (stats != nullptr) {
-    // The host's part of the decode before the first kernel can be queued.
-    stats->tables_host_ns += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t_tables).count());
+    stats->tables_host_ns += prepared->tables_host_ns;
     stats->h2d_bytes += (resident != nullptr ? 0 : staged_total) + plan->host_inflated_total;
     if (uploaded) stats->uploaded_ahead += 1;
     stats->pages_host_decompressed += plan->host_inflates.size();
     stats->pages_snappy_literal += plan->literal_pages;
+    for (const CodecBatch& b : plan->codec_batches) stats->pages_device_decompressed += b.pages.size();
   }
-
-  // 6. Gathers and realignments, then decompression.
-  if (plan->pieces > 0) {
-    dev::copy_pieces(reinterpret_cast<const dev::CopyPiece*>(tables + plan->piece_table), plan->pieces, stream);
-  }
-  for (const CodecBatch& b : plan->codec_batches) {
-    gpu::DeviceDecompressBatch batch;
-    batch.inputs = reinterpret_cast<const void* const*>(tables + b.inputs);
-    batch.input_bytes = reinterpret_cast<const size_t*>(tables + b.input_bytes);
-    batch.outputs = reinterpret_cast<void* const*>(tables + b.outputs);
-    batch.output_capacity = reinterpret_cast<const size_t*>(tables + b.capacity);
-    batch.actual_bytes = reinterpret_cast<size_t*>(tables + b.actual);
-    batch.statuses = reinterpret_cast<int*>(tables + b.statuses);
-    batch.count = b.pages.size();
-    batch.max_output_bytes = b.max_output;
-    batch.total_output_bytes = b.total_output;
-    gpu::decompress_on_device(b.codec, batch, stream, mr);
-    if (stats != nullptr) stats->pages_device_decompressed += b.pages.size();
-  }
-  if (stats != nullptr) decompressed.record(stream);
 
   // 7. Phase 1: levels, dictionaries and values; string sizes.
   uint32_t* errors = scratch.alloc<uint32_t>(column_count);
@@ -592,8 +658,12 @@ Batch decode_staged_parquet(StagedParquet& staged, const SchemaPtr& schema, gpu:
   if (stats != nullptr) sizes_ready.record(stream);
   stream.synchronize();
   if (stats != nullptr) {
-    stats->decode_gpu_ns += static_cast<uint64_t>(sizes_ready.elapsed_ms_since(arrived) * 1e6);
-    stats->decompress_gpu_ns += static_cast<uint64_t>(decompressed.elapsed_ms_since(arrived) * 1e6);
+    // Early preparation ran on the read-ahead's stream before this stream's part: both intervals count.
+    const PreparedPages& pp = *prepared;
+    const double early_ms = own_prepared ? 0.0 : pp.decompressed->elapsed_ms_since(*pp.arrived);
+    stats->decode_gpu_ns += static_cast<uint64_t>((sizes_ready.elapsed_ms_since(arrived) + early_ms) * 1e6);
+    stats->decompress_gpu_ns += static_cast<uint64_t>(pp.decompressed->elapsed_ms_since(*pp.arrived) * 1e6);
+    stats->gather_gpu_ns += static_cast<uint64_t>(pp.gathered->elapsed_ms_since(*pp.arrived) * 1e6);
     if (uploaded) stats->copy_gpu_ns += static_cast<uint64_t>(staged.upload.copy_ms() * 1e6);
   }
 

@@ -12,6 +12,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +48,8 @@ struct DeviceScanStats {
                                             ///< drivers' streams from the bytes' arrival (summed)
   std::atomic<uint64_t> decompress_gpu_ns{0};  ///< of decode_gpu_ns, up to the end of the nvCOMP calls (this
                                                ///< includes the stream waiting for tables_host_ns)
+  std::atomic<uint64_t> gather_gpu_ns{0};  ///< of decompress_gpu_ns, up to the end of the gathers of literal-only
+                                           ///< snappy pages and realigned bodies
   std::atomic<uint64_t> tables_host_ns{0};  ///< drivers' host time building the page tables of each batch (summed)
 
   /// "GPU Parquet scan: 12 batches, 1.2 GiB read in 40 reads (pinned staging, GPUDirect Storage not used), ...".
@@ -75,6 +79,28 @@ struct StagedParquet;
 struct StageUpload {
   gpu::Stream stream;
   gpu::MemoryResource* mr = nullptr;
+  /// Called just before the batch's copy is queued on `stream` and just after (also when queuing fails): the
+  /// read-ahead queues its batches' copies in morsel order (exec/ops/scan/table_scan_gpu.hpp) and can time them.
+  std::function<void()> before_copy, after_copy;
+  /// When set (Parquet): after the copy, the page tables, gathers and decompression of the batch are queued on
+  /// this stream too, so the decode that takes the batch starts at its levels and values.
+  std::optional<gpu::Stream> prepare_stream;
+};
+
+/// Brackets the queuing of a staged batch's copy with the upload's hooks (after_copy also on an exception).
+class UploadTurn {
+ public:
+  explicit UploadTurn(const StageUpload& upload) : upload_(upload) {
+    if (upload_.before_copy) upload_.before_copy();
+  }
+  ~UploadTurn() {
+    if (upload_.after_copy) upload_.after_copy();
+  }
+  UploadTurn(const UploadTurn&) = delete;
+  UploadTurn& operator=(const UploadTurn&) = delete;
+
+ private:
+  const StageUpload& upload_;
 };
 std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, const std::vector<RowGroupRef>& refs,
                                              const std::vector<size_t>& columns, const StageUpload* upload = nullptr);

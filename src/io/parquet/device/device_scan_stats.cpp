@@ -47,6 +47,9 @@ std::string DeviceScanStats::describe() const {
   if (const uint64_t gpu = decode_gpu_ns.load(); gpu > 0) {
     s += ", decode " + std::to_string(gpu / 1000000) + " ms summed on the drivers' streams after the bytes arrived (" +
          std::to_string(decompress_gpu_ns.load() / 1000000) + " ms of it up to the end of decompression";
+    if (const uint64_t gather = gather_gpu_ns.load(); gather > 0) {
+      s += ", " + std::to_string(gather / 1000000) + " ms up to the end of the gathers before it";
+    }
     if (const uint64_t host = tables_host_ns.load(); host > 0) {
       s += ", which includes " + std::to_string(host / 1000000) + " ms of page tables built on the host";
     }
