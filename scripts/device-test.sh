@@ -43,8 +43,10 @@ run_gtest() {
 }
 
 # KESTREL_SKIP_UNIT=1 skips the CPU unit tests (CI runs them) to save device time.
+# KESTREL_SKIP_GPU_TESTS=1 skips kestrel_gpu_tests (about 150 s), for a call after one that ran them on the same
+# binary's GPU code.
 if [ -z "${KESTREL_SKIP_UNIT:-}" ]; then run_gtest unit "$BIN_DIR/kestrel_unit_tests"; fi
-run_gtest gpu "$BIN_DIR/kestrel_gpu_tests"
+if [ -z "${KESTREL_SKIP_GPU_TESTS:-}" ]; then run_gtest gpu "$BIN_DIR/kestrel_gpu_tests"; fi
 
 # The corpus runs with the GPU as the device and fallback off (--mode gpu): every operator must run on the GPU.
 # KESTREL_SQL_MODE=gpu-fallback lets operators without a GPU side run on the CPU instead.
