@@ -161,7 +161,8 @@ class ServedSession final : public server::SqlSession {
 std::unique_ptr<server::SqlSession> ServedDatabase::open_session(const std::string& user,
                                                                 server::ClientProtocol protocol) {
   auto session = std::make_unique<ServedSession>(*this, user);
-  if (protocol == server::ClientProtocol::kTrino) session->connection().settings().set("type_names", "trino");
+  // The protocol's own defaults: RESET and RESET ALL restore them, not the database's.
+  if (protocol == server::ClientProtocol::kTrino) session->connection().settings().set_default("type_names", "trino");
   return session;
 }
 

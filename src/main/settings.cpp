@@ -82,16 +82,32 @@ Settings::Settings() {
                                valid_count};
 }
 
+namespace {
+
+/// `value` as `setting` keeps it (lower case, on/off as true/false); throws InvalidInput when it does not accept it.
+std::string checked_value(const std::string& name, bool (*valid)(const std::string&), const std::string& value) {
+  std::string v = value;
+  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+  if (!valid(v)) throw InvalidInput("invalid value '" + value + "' for setting '" + name + "'", "22023");
+  if (v == "on") v = "true";
+  if (v == "off") v = "false";
+  return v;
+}
+
+}  // namespace
+
 void Settings::set(const std::string& name, const std::string& value) {
   std::lock_guard lock(mutex_);
   auto it = entries_.find(name);
   if (it == entries_.end()) throw BinderError("unknown setting '" + name + "'", std::nullopt, "42704");
-  std::string v = value;
-  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
-  if (!it->second.valid(v)) throw InvalidInput("invalid value '" + value + "' for setting '" + name + "'", "22023");
-  if (v == "on") v = "true";
-  if (v == "off") v = "false";
-  it->second.value = v;
+  it->second.value = checked_value(name, it->second.valid, value);
+}
+
+void Settings::set_default(const std::string& name, const std::string& value) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(name);
+  if (it == entries_.end()) throw BinderError("unknown setting '" + name + "'", std::nullopt, "42704");
+  it->second.value = it->second.default_value = checked_value(name, it->second.valid, value);
 }
 
 void Settings::reset(const std::string& name) {

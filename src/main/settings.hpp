@@ -14,6 +14,9 @@ class Settings {
   Settings();
   /// Sets `name` (lower case) to `value`; throws BinderError for an unknown name or InvalidInput for a bad value.
   void set(const std::string& name, const std::string& value);
+  /// Sets `name` (checked as set() checks it) and the value that RESET and RESET ALL restore for it: a session's
+  /// own defaults (a Trino session's type_names) outlive RESET ALL.
+  void set_default(const std::string& name, const std::string& value);
   void reset(const std::string& name);
   void reset_all();
   /// Every setting's current value by name, and putting such values back (a served session keeps its own).
