@@ -148,8 +148,29 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
       return make_scalar(ScalarFunction::kConcat, {std::move(a), std::move(b)}, call.position);
     };
     auto quoted = [&](ExprPtr s) {
-      ExprPtr escaped = make_scalar(ScalarFunction::kReplace, {std::move(s), lit("\\"), lit("\\\\")}, call.position);
-      escaped = make_scalar(ScalarFunction::kReplace, {std::move(escaped), lit("\""), lit("\\\"")}, call.position);
+      // As PostgreSQL escapes JSON strings: \\, \", \b, \f, \n, \r, \t, and the other characters below 0x20 as
+      // \u00xx. The backslash first: the later replacements add backslashes of their own.
+      auto replace = [&](ExprPtr in, std::string from, std::string to) {
+        return make_scalar(ScalarFunction::kReplace,
+                           {std::move(in), make_constant(Value::varchar(std::move(from))),
+                            make_constant(Value::varchar(std::move(to)))},
+                           call.position);
+      };
+      ExprPtr escaped = replace(std::move(s), "\\", "\\\\");
+      escaped = replace(std::move(escaped), "\"", "\\\"");
+      static constexpr char kHex[] = "0123456789abcdef";
+      for (int c = 0; c < 0x20; ++c) {
+        std::string to;
+        switch (c) {
+          case '\b': to = "\\b"; break;
+          case '\f': to = "\\f"; break;
+          case '\n': to = "\\n"; break;
+          case '\r': to = "\\r"; break;
+          case '\t': to = "\\t"; break;
+          default: to = std::string("\\u00") + kHex[c >> 4] + kHex[c & 15];
+        }
+        escaped = replace(std::move(escaped), std::string(1, static_cast<char>(c)), std::move(to));
+      }
       return concat(concat(lit("\""), std::move(escaped)), lit("\""));
     };
     auto json_value = [&](ExprPtr v) -> ExprPtr {

@@ -64,6 +64,8 @@ constexpr FunctionEntry kSession[] = {
                             "NULL when type is NULL.", "format_type(1700, 786436)", "numeric(12,0)"}),
     rewrite("json_build_object", {"json_build_object(key, value, ...) -> VARCHAR (JSON)",
                                   "A JSON object of the key / value pairs as text: keys and text values quoted, "
+                                  "escaped as JSON requires (`\\\\`, `\\\"`, `\\n`, `\\t`, other control characters as "
+                                  "`\\u00xx`), "
                                   "numbers and booleans as they are, NULL values as null.",
                                   "NULL when a key is NULL.", "json_build_object('a', 1, 'b', 'x')",
                                   "{\"a\": 1, \"b\": \"x\"}"}),
