@@ -271,6 +271,8 @@ ExprPtr ExprBinder::oid_cast(ExprPtr operand, bool regclass, SourcePosition posi
 }
 
 ExprPtr ExprBinder::regtype_cast(ExprPtr operand, SourcePosition position) {
+  // An untyped NULL is NULL as regtype too, as in PostgreSQL.
+  if (operand->type.id() == TypeId::kNull) return make_constant(Value::null(LogicalType(TypeId::kVarchar)));
   if (operand->type.id() == TypeId::kVarchar && operand->kind == ExprKind::kConstant) {
     if (operand->constant.is_null()) return make_constant(Value::null(LogicalType(TypeId::kVarchar)));
     const std::string name = operand->constant.as_string();
