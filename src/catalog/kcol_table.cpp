@@ -92,7 +92,7 @@ Batch KcolTable::read_morsel(size_t morsel, const ScanSpec& spec) const {
   return Batch(projected_schema(spec.columns), batch.columns(), batch.num_rows(), batch.residency());
 }
 
-double KcolTable::file_bytes_per_row(const std::vector<size_t>& columns) const {
+double KcolTable::read_ahead_bytes_per_row(const std::vector<size_t>& columns) const {
   double stored = 0;
   uint64_t rows = 0;
   for (const auto& ref : row_groups_) {
@@ -109,7 +109,7 @@ double KcolTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
     const LogicalType& type = schema()->field(c).type;
     decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
   }
-  return file_bytes_per_row(columns) + decoded;
+  return read_ahead_bytes_per_row(columns) + decoded;
 }
 
 }  // namespace kestrel::catalog

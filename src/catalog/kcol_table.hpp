@@ -16,7 +16,7 @@ class KcolTable final : public Table {
   Batch read_morsel(size_t morsel, const ScanSpec& spec) const override;
   TableStatistics statistics() const override { return statistics_; }
   double scan_bytes_per_row(const std::vector<size_t>& columns) const override;
-  double file_bytes_per_row(const std::vector<size_t>& columns) const override;
+  double read_ahead_bytes_per_row(const std::vector<size_t>& columns) const override;
   const io::KcolDatasetPtr& dataset() const { return dataset_; }
   /// The row group of each morsel.
   const std::vector<io::KcolRowGroup>& row_group_refs() const { return row_groups_; }

@@ -128,8 +128,10 @@ double ParquetTable::scan_bytes_per_row(const std::vector<size_t>& columns) cons
   return stored + uncompressed + decoded;
 }
 
-double ParquetTable::file_bytes_per_row(const std::vector<size_t>& columns) const {
-  return chunk_bytes_per_row(*dataset_, row_groups_, columns).first;
+double ParquetTable::read_ahead_bytes_per_row(const std::vector<size_t>& columns) const {
+  // The file bytes, and the pages the read-ahead decompresses before the decode takes the batch.
+  const auto [stored, uncompressed] = chunk_bytes_per_row(*dataset_, row_groups_, columns);
+  return stored + uncompressed;
 }
 
 std::vector<std::pair<std::string, std::string>> ParquetTable::unreadable_columns() const {

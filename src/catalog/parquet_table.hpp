@@ -22,7 +22,7 @@ class ParquetTable final : public Table {
   /// Bytes a scan of `columns` holds per row while it decodes a batch: the chunks as stored and decompressed (from
   /// the footers), plus the decoded values.
   double scan_bytes_per_row(const std::vector<size_t>& columns) const override;
-  double file_bytes_per_row(const std::vector<size_t>& columns) const override;
+  double read_ahead_bytes_per_row(const std::vector<size_t>& columns) const override;
   /// The row group of each morsel (morsels index this list).
   const std::vector<io::RowGroupRef>& row_group_refs() const { return row_groups_; }
 

@@ -73,8 +73,9 @@ class Table {
     (void)columns;
     return 0;
   }
-  /// File bytes a scan of `columns` reads per row (the stored column chunks); 0 when the table cannot tell.
-  virtual double file_bytes_per_row(const std::vector<size_t>& columns) const {
+  /// Device bytes a GPU scan of `columns` holds per row for a batch read ahead, before its decode (the stored column
+  /// chunks, and for Parquet their decompressed pages too); 0 when the table cannot tell.
+  virtual double read_ahead_bytes_per_row(const std::vector<size_t>& columns) const {
     (void)columns;
     return 0;
   }

@@ -23,22 +23,30 @@ class ScanReuse;
 /// copy engine keeps working through the ends and starts of pipelines.
 class ReadGate {
  public:
-  void open() {
-    {
-      std::lock_guard lock(mutex_);
-      open_ = true;
-    }
-    cv_.notify_all();
-  }
-  void wait() {
+  void open() { settle(true); }
+  /// The statement failed: waiting reads give up instead of starting.
+  void abandon() { settle(false); }
+  /// True once opened; false when abandoned.
+  bool wait() {
     std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] { return open_; });
+    cv_.wait(lock, [&] { return settled_; });
+    return open_;
   }
 
  private:
+  void settle(bool open) {
+    {
+      std::lock_guard lock(mutex_);
+      if (settled_) return;
+      settled_ = true;
+      open_ = open;
+    }
+    cv_.notify_all();
+  }
+
   std::mutex mutex_;
   std::condition_variable cv_;
-  bool open_ = false;
+  bool settled_ = false, open_ = false;
 };
 
 /// Per-query execution state shared by all drivers.

@@ -253,14 +253,17 @@ void run_pipelines(std::vector<Pipeline>& pipelines, ExecContext& ctx) {
       KESTREL_CHECK_MSG(progressed, "pipeline dependencies form a cycle");
     }
   }
-  // Every gate opens when the pipelines are done at the latest (also after an error), so no read waits forever.
+  if (order.empty()) return;
+  // Every gate settles when the pipelines are done at the latest, so no read waits forever: opened, or abandoned
+  // after an error (the reads still waiting then give up instead of starting).
   std::vector<std::shared_ptr<ReadGate>> gates{std::make_shared<ReadGate>()};
-  struct Openers {
+  struct Settle {
     std::vector<std::shared_ptr<ReadGate>>& gates;
-    ~Openers() {
-      for (auto& g : gates) g->open();
+    bool ok = false;
+    ~Settle() {
+      for (auto& g : gates) ok ? g->open() : g->abandon();
     }
-  } openers{gates};
+  } settle{gates};
   ctx.read_gate = gates.front();
   std::vector<std::shared_ptr<ReadGate>> own(order.size());  // the gate each pipeline's scan opens
   own[0] = gates.front();
@@ -280,6 +283,7 @@ void run_pipelines(std::vector<Pipeline>& pipelines, ExecContext& ctx) {
     // A pipeline that ended before queuing all its scan's reads (it needed no more rows) lets the later ones read.
     if (own[k]) own[k]->open();
   }
+  settle.ok = true;
   ctx.read_gate.reset();
 }
 

@@ -221,7 +221,24 @@ void ScanStager::start_locked(size_t morsel) {
     started_[m] = 1;
     staged_[m] = std::async(std::launch::async, [this, m] {
                    Trace::Morsel* t = trace_ ? &trace_->morsels[m] : nullptr;
-                   if (gate_) gate_->wait();  // a prefetch: the pipeline before this one still reads
+                   struct Done {
+                     ScanStager* self;
+                     size_t m;
+                     Trace::Morsel* t;
+                     ~Done() {
+                       self->finish_turn(m);  // a morsel without a copy (kept columns, an error) passes its turn
+                       if (t != nullptr) t->stage_end = trace_now_ns();
+                     }
+                   } done{this, m, t};
+                   // A prefetch waits for the scans before it; nothing is read when the statement failed first.
+                   if (gate_ && !gate_->wait()) return std::shared_ptr<void>();
+                   {
+                     // At most `ahead` (at least 2) morsels between starting and queuing their copies: later ones
+                     // wait here rather than compete for the host's threads with the one the copy engine needs next.
+                     const size_t window = std::max<size_t>(ahead_, 2);
+                     std::unique_lock lock(turn_mutex_);
+                     turn_cv_.wait(lock, [&] { return m < turn_ + window; });
+                   }
                    if (t != nullptr) t->stage_begin = trace_now_ns();
                    io::StageUpload upload = upload_;
                    if (!prepare_streams_.empty()) upload.prepare_stream = prepare_streams_[m % prepare_streams_.size()]->view();
@@ -244,15 +261,6 @@ void ScanStager::start_locked(size_t morsel) {
                      }
                      finish_turn(m);
                    };
-                   struct Done {
-                     ScanStager* self;
-                     size_t m;
-                     Trace::Morsel* t;
-                     ~Done() {
-                       self->finish_turn(m);  // a morsel without a copy (kept columns, an error) passes its turn
-                       if (t != nullptr) t->stage_end = trace_now_ns();
-                     }
-                   } done{this, m, t};
                    return stage_(m, &upload);
                  }).share();
   }
@@ -286,12 +294,16 @@ std::shared_ptr<ReadGate> TableScanGpu::prefetch(ExecContext& ctx, const std::sh
   // scans of the statement (what they keep is known only when its pipeline runs).
   const bool files = table_->kind() == catalog::TableKind::kParquet || table_->kind() == catalog::TableKind::kKcol;
   if (ctx.table_cache != nullptr || !ctx.gpu_decode || !files || spec_.columns.empty()) return after;
-  if (ctx.scan_reuse != nullptr && ctx.scan_reuse->shared(table_.get())) return after;
+  if (ctx.scan_reuse != nullptr && ctx.scan_reuse->shared(table_.get())) {
+    // This scan reads when its pipeline runs: later scans reading ahead now would queue their copies before its.
+    ctx.prefetch_bytes_left = 0;
+    return after;
+  }
   if (ctx.prefetch_bytes_left == 0) return after;
   plan(ctx);
   if (!stager_) return after;
   // As many morsels as the read-ahead budget holds, from the footers' sizes.
-  const double per_row = table_->file_bytes_per_row(spec_.columns);
+  const double per_row = table_->read_ahead_bytes_per_row(spec_.columns);
   const auto rows = table_->statistics().row_count;
   const size_t all = table_->plan_scan(catalog::ScanSpec{spec_.columns, {}}).size();
   const double per_morsel = rows && all > 0 && per_row > 0

@@ -232,6 +232,20 @@ struct StagedParquet {
   gpu::DeviceUpload upload;
   std::unique_ptr<DecodePlan> plan;  ///< made while staging, for the dataset's types
   std::unique_ptr<PreparedPages> early;  ///< queued by the read-ahead after the copy (StageUpload::prepare_stream)
+
+  StagedParquet() = default;
+  StagedParquet(const StagedParquet&) = delete;
+  StagedParquet& operator=(const StagedParquet&) = delete;
+  ~StagedParquet() {
+    // A batch dropped without its decode (an error, a decode that left early): the early work reads the copy and
+    // the pinned tables, which go away with this object.
+    if (early && early->done) {
+      try {
+        early->done->synchronize();
+      } catch (...) {  // a failed device: nothing is left to wait for
+      }
+    }
+  }
 };
 
 /// Steps 4 to 6 of decoding `staged` under `plan`, its bytes at `raw` on the device, queued on `stream`.
@@ -437,9 +451,13 @@ std::shared_ptr<StagedParquet> stage_parquet(const ParquetDataset& dataset, cons
     // Tables, gathers and decompression queued now, after the copy, on a stream of the read-ahead's.
     const gpu::Stream prepare = *upload->prepare_stream;
     staged->upload.wait_copy(prepare);
-    staged->early = prepare_pages(*staged, *staged->plan, staged->upload.data(), prepare, *upload->mr, true);
-    staged->early->done = std::make_unique<gpu::Event>();
-    staged->early->done->record(prepare);
+    try {
+      staged->early = prepare_pages(*staged, *staged->plan, staged->upload.data(), prepare, *upload->mr, true);
+      staged->early->done = std::make_unique<gpu::Event>();
+      staged->early->done->record(prepare);
+    } catch (const ResourceExhausted&) {
+      staged->early.reset();  // no room now: the decode prepares the pages itself, later
+    }
   }
   return staged;
 }

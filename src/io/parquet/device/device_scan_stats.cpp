@@ -45,13 +45,13 @@ std::string DeviceScanStats::describe() const {
     s += ", read-ahead copies " + std::to_string(copy / 1000000) + " ms summed on their stream";
   }
   if (const uint64_t gpu = decode_gpu_ns.load(); gpu > 0) {
-    s += ", decode " + std::to_string(gpu / 1000000) + " ms summed on the drivers' streams after the bytes arrived (" +
+    s += ", decode " + std::to_string(gpu / 1000000) + " ms summed on the device after the bytes arrived (" +
          std::to_string(decompress_gpu_ns.load() / 1000000) + " ms of it up to the end of decompression";
     if (const uint64_t gather = gather_gpu_ns.load(); gather > 0) {
-      s += ", " + std::to_string(gather / 1000000) + " ms up to the end of the gathers before it";
+      s += ", " + std::to_string(gather / 1000000) + " ms up to the end of the page tables and gathers before it";
     }
     if (const uint64_t host = tables_host_ns.load(); host > 0) {
-      s += ", which includes " + std::to_string(host / 1000000) + " ms of page tables built on the host";
+      s += ", which includes " + std::to_string(host / 1000000) + " ms of page tables sent from the host";
     }
     s += ")";
   }
