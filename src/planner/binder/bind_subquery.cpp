@@ -51,9 +51,12 @@ std::optional<Value> filler_value(const LogicalType& type) {
 /// A null-aware join (IN, NOT IN, ANY, ALL) reads an unknown condition as "unknown whether it matches", which is
 /// right for the comparison but not for a correlated conjunct: a NULL there means the row is not in the sub-query
 /// at all. Such a correlated sub-query takes the domain form instead, where the correlated conjuncts filter inside
-/// the sub-query and the join back is on NULL-safe keys that are never unknown.
+/// the sub-query and the join back is on NULL-safe keys that are never unknown (also when the domain form is needed
+/// anyway, as for outer columns read in a derived table: plain keys would be NULL for an outer row with a NULL there).
 void force_domain_if_null_aware(Correlation& c, bool null_aware) {
-  if (!null_aware || c.conjuncts.empty() || !c.discovered.empty()) return;
+  if (!null_aware) return;
+  c.null_safe_keys = true;
+  if (c.conjuncts.empty() || !c.discovered.empty()) return;
   c.set_operation = true;
   c.discovered = c.conjuncts;
 }

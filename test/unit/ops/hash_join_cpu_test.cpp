@@ -135,6 +135,41 @@ TEST(HashJoinCpu, NullAwareAntiAndMarkFollowNotInRules) {
   expect_same_rows(run_hash_join(j, {}), {row(2), row(std::nullopt)}, "not exists");
 }
 
+TEST(HashJoinCpu, NullAwareResidualComparisonCanBeUnknown) {
+  // x > ALL (...) of a correlated sub-query in domain form: the key is the domain's (never NULL), the comparison is
+  // the residual condition. Rows (domain, x) against (domain, y); the mark is x <= ANY (y of the row's domain).
+  RefJoin j;
+  j.left_types = {TypeId::kInteger, TypeId::kInteger};
+  j.right_types = j.left_types;
+  j.left_keys = {0};
+  j.right_keys = {0};
+  auto row = [](int d, std::optional<int> v) {
+    return Row{Value::integer(d), v ? Value::integer(*v) : Value::null(TypeId::kInteger)};
+  };
+  j.left = {row(1, 5), row(2, 5), row(3, 5), row(4, std::nullopt), row(5, std::nullopt)};
+  // Domain 1: {9, NULL}, a match. Domain 2: {1, NULL}, none, one NULL. Domain 3: {1}. Domain 4: {1}. Domain 5: {}.
+  j.right = {row(1, 9), row(1, std::nullopt), row(2, 1), row(2, std::nullopt), row(3, 1), row(4, 1)};
+  j.condition = [](const Row& l, const Row& r) {
+    if (l[1].is_null() || r[1].is_null()) return Value::null(TypeId::kBoolean);
+    return Value::boolean(l[1].as_int64() <= r[1].as_int64());
+  };
+  j.null_aware = true;
+  auto marked = [&](int d, std::optional<int> v, std::optional<bool> m) {
+    Row r = row(d, v);
+    r.push_back(m ? Value::boolean(*m) : Value::null(TypeId::kBoolean));
+    return r;
+  };
+  const std::vector<Row> marks = {marked(1, 5, true), marked(2, 5, std::nullopt), marked(3, 5, false),
+                                  marked(4, std::nullopt, std::nullopt), marked(5, std::nullopt, false)};
+  j.type = JoinType::kMark;
+  expect_same_rows(reference_join(j), marks, "reference");
+  check_join(j, "residual comparison");
+  // The anti join (x > ALL in WHERE) keeps the FALSE marks only.
+  j.type = JoinType::kAnti;
+  expect_same_rows(reference_join(j), {row(3, 5), row(5, std::nullopt)}, "reference anti");
+  check_join(j, "residual comparison");
+}
+
 TEST(HashJoinCpu, NullAwareMultiColumnRowComparison) {
   // (a, b) NOT IN (...) with NULLs in some components: unknown when the non-NULL components are equal.
   RefJoin j;

@@ -59,8 +59,11 @@ inline std::vector<Row> reference_join(const RefJoin& j) {
       Value eq = keys_equal(j, l, j.right[i]);
       Value cond = j.condition ? j.condition(l, j.right[i]) : Value::boolean(true);
       if (is_true(eq) && is_true(cond)) matches.push_back(i);
-      // Without keys (nested-loop joins) the condition carries the comparison and its NULL.
-      if (j.left_keys.empty() ? cond.is_null() : (eq.is_null() && is_true(cond))) unknown = true;
+      // NOT IN's unknown: `keys = keys AND condition` is NULL (neither part FALSE, one NULL). The residual condition
+      // is part of the comparison (x > ALL (...) with the domain's keys); without keys (nested-loop joins) it is all
+      // of it.
+      const bool is_false = (!eq.is_null() && !eq.as_bool()) || (!cond.is_null() && !cond.as_bool());
+      if (!is_false && (eq.is_null() || cond.is_null())) unknown = true;
     }
     unknown = unknown && j.null_aware && matches.empty();
     for (size_t i : matches) right_matched[i] = true;

@@ -25,7 +25,8 @@ struct JoinSpec {
   /// condition is then called on a batch of just these columns, so candidate pairs gather only them.
   std::vector<size_t> condition_columns;
   /// NOT IN / IN semantics for anti and mark joins: a row without a match whose comparison is unknown gets NULL
-  /// (mark) or is dropped (anti).
+  /// (mark) or is dropped (anti). The comparison is the keys' equality and the condition together: unknown when
+  /// for some build row neither is FALSE and one is NULL.
   bool null_aware = false;
   size_t max_output_rows = kCpuOutputRows;
 };

@@ -101,10 +101,11 @@ __global__ void mark_kernel(const uint32_t* matches, const uint8_t* unknown, siz
 }
 
 __global__ void flag_true_pairs_kernel(const uint32_t* probe_rows, const uint8_t* values, const uint8_t* validity,
-                                       size_t count, uint8_t* flags) {
+                                       size_t count, bool null_too, uint8_t* flags) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    if (values[i] != 0 && (validity == nullptr || bit_at(validity, i))) flags[probe_rows[i]] = 1;
+    const bool is_null = validity != nullptr && !bit_at(validity, i);
+    if (is_null ? null_too : values[i] != 0) flags[probe_rows[i]] = 1;
   }
 }
 
@@ -198,10 +199,10 @@ ColumnPtr evaluate_pairs_gpu(const JoinCondition& condition, const SchemaPtr& pa
 }
 
 void flag_true_pairs_gpu(const uint32_t* probe_rows, const Column& verdict, size_t count, uint8_t* flags,
-                         gpu::Stream stream) {
+                         gpu::Stream stream, bool null_too) {
   if (count == 0) return;
   flag_true_pairs_kernel<<<blocks_for(count), kThreads, 0, stream.handle()>>>(
-      probe_rows, verdict.data<uint8_t>(), validity_of(verdict), count, flags);
+      probe_rows, verdict.data<uint8_t>(), validity_of(verdict), count, null_too, flags);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 

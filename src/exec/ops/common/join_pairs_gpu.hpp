@@ -36,9 +36,10 @@ ColumnPtr evaluate_pairs_gpu(const JoinCondition& condition, const SchemaPtr& pa
                              gpu::Stream stream, ExecContext& ctx, Batch* joined,
                              const std::vector<size_t>& columns = {});
 
-/// flags[probe_rows[i]] = 1 for every pair i < count whose `verdict` is TRUE (device arrays).
+/// flags[probe_rows[i]] = 1 for every pair i < count whose `verdict` is TRUE, or TRUE or NULL with `null_too`
+/// (device arrays).
 void flag_true_pairs_gpu(const uint32_t* probe_rows, const Column& verdict, size_t count, uint8_t* flags,
-                         gpu::Stream stream);
+                         gpu::Stream stream, bool null_too = false);
 
 /// Collects the candidate pairs of one device probe batch and emits the join's output for it into `out`.
 /// Use: add() candidate pairs in steps (every pair once, in any order), then finish().

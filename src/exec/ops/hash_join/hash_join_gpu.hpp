@@ -91,8 +91,9 @@ class HashJoinProbeGpu final : public StreamOperator {
 
  private:
   /// For probe rows without a match: 1 where the null-aware comparison is unknown (NULL) rather than FALSE.
+  /// `saw_null`: the joiner's flags of rows with a pair whose condition was NULL.
   BufferPtr null_aware_unknown(const Batch& input, const DeviceKeys& keys, const uint8_t* key_null,
-                               const uint32_t* matches, ExecContext& ctx) const;
+                               const uint32_t* matches, const uint8_t* saw_null, ExecContext& ctx) const;
 
   std::shared_ptr<const HashJoinBuildGpu> build_;
   SchemaPtr probe_schema_;

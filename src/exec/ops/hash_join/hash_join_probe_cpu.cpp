@@ -94,20 +94,26 @@ std::vector<uint8_t> HashJoinProbe::null_aware_unknown(const Batch& input, const
     for (size_t r = 0; r < n; ++r) unknown[r] = joiner.matches(r) == 0 && (!key_valid[r] || !null_rows.empty());
     return unknown;
   }
-  // General rule: unknown when some build row (that satisfies the condition) equals the row on every key column
-  // where neither side is NULL. Candidates: build rows with a NULL key, or every build row for a NULL probe key.
+  // General rule: unknown when some build row equals the row on every key column where neither side is NULL and
+  // the condition is not FALSE there (TRUE or NULL). Candidates: build rows with a NULL key, or every build row for
+  // a NULL probe key; and the build rows whose keys all equal the row's, where the joiner saw a NULL condition (a
+  // residual comparison, as in x > ALL (...) of a correlated sub-query, whose keys are the domain's).
   const auto& build_keys = build_->key_views();
   RowIndices pair_probe;
   RowIndices pair_build;
   auto resolve = [&] {
     auto results = evaluate_pairs(spec_.condition, pair_schema_, input, build_->rows(), pair_probe, pair_build,
                                   spec_.max_output_rows, ctx);
-    for (size_t i = 0; i < results.size(); ++i) unknown[pair_probe[i]] |= results[i] == PairResult::kTrue;
+    for (size_t i = 0; i < results.size(); ++i) unknown[pair_probe[i]] |= results[i] != PairResult::kFalse;
     pair_probe.clear();
     pair_build.clear();
   };
   for (size_t r = 0; r < n; ++r) {
     if (joiner.matches(r) > 0) continue;
+    if (joiner.saw_null(r)) {
+      unknown[r] = 1;
+      continue;
+    }
     auto consider = [&](uint32_t b) {
       if (!possibly_equal(keys, r, build_keys, b)) return false;
       if (!spec_.condition) return true;

@@ -168,7 +168,8 @@ void HashJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::vector
       },
       spec_.condition ? nullptr : &identity);
   if (spec_.null_aware && (spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark)) {
-    BufferPtr unknown = null_aware_unknown(input, keys, key_null->as<uint8_t>(), joiner.matches(), ctx);
+    BufferPtr unknown =
+        null_aware_unknown(input, keys, key_null->as<uint8_t>(), joiner.matches(), joiner.saw_null(), ctx);
     joiner.finish(unknown->as<uint8_t>());
   } else {
     joiner.finish(nullptr);
@@ -178,15 +179,18 @@ void HashJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::vector
 }
 
 BufferPtr HashJoinProbeGpu::null_aware_unknown(const Batch& input, const DeviceKeys& keys, const uint8_t* key_null,
-                                               const uint32_t* matches, ExecContext& ctx) const {
+                                               const uint32_t* matches, const uint8_t* saw_null,
+                                               ExecContext& ctx) const {
   const size_t n = input.num_rows();
   const gpu::Stream stream = input.stream();
   gpu::MemoryResource& mr = *ctx.device_mr;
   BufferPtr unknown = zeroed_buffer(n, stream, mr);
   const size_t build_rows = build_->rows().num_rows();
   if (build_rows == 0) return unknown;  // x NOT IN (empty) is TRUE, even for a NULL x
-  // Unknown when some build row (that satisfies the condition) equals the row on every key column where neither
-  // side is NULL.
+  // Unknown when some build row equals the row on every key column where neither side is NULL and the condition is
+  // not FALSE there (TRUE or NULL): candidates with a NULL key, and the pairs of equal keys where the joiner saw a
+  // NULL condition (a residual comparison, as in x > ALL (...) of a correlated sub-query, whose keys are the
+  // domain's).
   const NullAwareCandidates candidates{keys,
                                        build_->keys(),
                                        key_null,
@@ -198,11 +202,12 @@ BufferPtr HashJoinProbeGpu::null_aware_unknown(const Batch& input, const DeviceK
     join_gpu::flag_rows_with_candidates(candidates, n, unknown->as<uint8_t>(), stream);
     return unknown;
   }
+  gpu::copy_bytes(unknown->data(), gpu::MemoryKind::kDevice, saw_null, gpu::MemoryKind::kDevice, n, stream);
   auto flag_step = [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
     Batch joined;
     ColumnPtr verdict = evaluate_pairs_gpu(spec_.condition, pair_schema_, input, build_->rows(), probe_rows,
                                            build_rows, count, stream, ctx, &joined, spec_.condition_columns);
-    flag_true_pairs_gpu(probe_rows, *verdict, count, unknown->as<uint8_t>(), stream);
+    flag_true_pairs_gpu(probe_rows, *verdict, count, unknown->as<uint8_t>(), stream, true);
   };
   join_gpu::for_each_candidate_step(candidates, n, step_pairs_, stream, mr, flag_step);
   return unknown;
