@@ -51,8 +51,9 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)), stat
   static std::once_flag evaluator_set;
   std::call_once(evaluator_set,
                  [] { plan::set_constant_evaluator([](const plan::Expr& e) { return exec::evaluate_constant(e); }); });
-  if (options_.threads > 0) state_->settings.set("threads", std::to_string(options_.threads));
-  if (!options_.gpu_fallback) state_->settings.set("gpu_fallback", "false");
+  // Startup options are the database's defaults: RESET and RESET ALL in a session go back to them.
+  if (options_.threads > 0) state_->settings.set_default("threads", std::to_string(options_.threads));
+  if (!options_.gpu_fallback) state_->settings.set_default("gpu_fallback", "false");
   // The host memory limit is the process's (every statement of every connection counts against it).
   gpu::host_memory().set_limit(state_->settings.host_memory_bytes());
   for (const auto& dir : options_.data_dirs) state_->catalog.attach_data_dir(dir, catalog::open_file_table);

@@ -47,7 +47,7 @@ struct SessionState {
   explicit SessionState(Database::State& database)
       : db(database), catalog(database.catalog), gpu(database.gpu), device_memory(database.device_memory),
         device_pool(database.device_pool), table_cache(database.table_cache) {
-    settings.assign(database.settings.values());
+    settings.copy_from(database.settings);
   }
   SessionState(const SessionState&) = delete;
   SessionState& operator=(const SessionState&) = delete;

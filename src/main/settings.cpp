@@ -132,6 +132,17 @@ void Settings::assign(const std::map<std::string, std::string>& values) {
   }
 }
 
+void Settings::copy_from(const Settings& other) {
+  if (&other == this) return;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  for (const auto& [name, e] : other.entries_) {
+    auto it = entries_.find(name);
+    if (it == entries_.end()) continue;
+    it->second.value = e.value;
+    it->second.default_value = e.default_value;
+  }
+}
+
 void Settings::reset_all() {
   std::lock_guard lock(mutex_);
   for (auto& [name, e] : entries_) e.value = e.default_value;

@@ -22,6 +22,9 @@ class Settings {
   /// Every setting's current value by name, and putting such values back (a served session keeps its own).
   std::map<std::string, std::string> values() const;
   void assign(const std::map<std::string, std::string>& values);
+  /// Every value and default of `other` (a session starts from its database's settings, startup options being
+  /// the defaults RESET goes back to).
+  void copy_from(const Settings& other);
   std::string get(const std::string& name) const;
   /// (name, value, description) of every setting, sorted by name.
   std::vector<std::vector<std::string>> all() const;

@@ -54,5 +54,24 @@ TEST(Settings, ResetAllKeepsATrinoSessionsTypeNames) {
   EXPECT_EQ(show(postgres, "type_names"), "postgres");
 }
 
+TEST(Settings, ResetAllGoesBackToTheDatabasesStartupOptions) {
+  DatabaseOptions options;
+  options.device = DeviceChoice::kCpu;
+  options.threads = 3;
+  options.gpu_fallback = false;
+  Database database(options);
+  Connection connection(database);
+  EXPECT_EQ(show(connection, "threads"), "3");
+  EXPECT_EQ(show(connection, "gpu_fallback"), "false");
+  connection.query("SET threads = 1");
+  connection.query("SET gpu_fallback = true");
+  connection.query("RESET ALL");
+  EXPECT_EQ(show(connection, "threads"), "3");
+  EXPECT_EQ(show(connection, "gpu_fallback"), "false");
+  connection.query("SET threads = 2");
+  connection.query("RESET threads");
+  EXPECT_EQ(show(connection, "threads"), "3");
+}
+
 }  // namespace
 }  // namespace kestrel
