@@ -46,8 +46,14 @@ def session(binary, data, queries, sf, runs, settings, explain, extra, timeout):
         rows = max(0, result.count("\n") // runs - 1)
         first = "\n".join(result.splitlines()[:1 + rows])  # the first run's result (header and rows)
         out[q] = (min(mine), rows, body.split("\nplan\n")[1] if "\nplan\n" in body else "", None, first)
-    for q in queries:
-        out.setdefault(q, (None, None, "", r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed", ""))
+    error = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"
+    missing = [q for q in queries if q not in out or out[q][0] is None]
+    if missing:
+        # The process stopped at the first failing query: it keeps its error, the ones after it run in a new process.
+        out[missing[0]] = (None, None, "", error, "")
+        rest = queries[queries.index(missing[0]) + 1:]
+        if rest:
+            out.update(session(binary, data, rest, sf, runs, settings, explain, extra, timeout))
     return out
 
 
