@@ -123,31 +123,75 @@ LogicalPtr Binder::make_subquery_join(LogicalPtr left, LogicalPtr right, JoinTyp
   return join;
 }
 
+namespace {
+
+/// Whether `q` gives exactly one row whatever its input: one SELECT that aggregates, without GROUP BY, HAVING,
+/// window calls, LIMIT or OFFSET.
+bool gives_one_row(const ast::Query& q) {
+  if (q.limit || q.offset || !q.body || q.body->kind != ast::QueryBodyKind::kSelect) return false;
+  const auto& select = static_cast<const ast::Select&>(*q.body);
+  if (!select.group_by.empty() || !select.grouping_sets.empty() || select.having) return false;
+  bool aggregates = false;
+  for (const auto& item : select.items) {
+    if (ExprBinder::contains_window(*item.expr)) return false;
+    aggregates = aggregates || ExprBinder::contains_aggregate(*item.expr);
+  }
+  return aggregates;
+}
+
+}  // namespace
+
 ExprPtr ExprBinder::bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx) {
   Correlation correlation{ctx.scope, {}};
   LogicalPtr sub = binder_.bind_query(subquery_of(expr), &correlation);
   bool correlated = !correlation.conjuncts.empty() || !correlation.discovered.empty();
+  if ((expr.is<ast::InSubquery>() || expr.is<ast::QuantifiedComparison>()) && gives_one_row(subquery_of(expr))) {
+    // A list of exactly one value v: `x IN (S)` is `x = v`, `x NOT IN (S)` is `x <> v` and `x op ANY|ALL (S)` is
+    // `x op v`, NULL when either is (an aggregate over no rows gives its one row too: max() NULL, count() 0).
+    const bool in = expr.is<ast::InSubquery>();
+    const ast::Expr& left = in ? *expr.as<ast::InSubquery>().operand : *expr.as<ast::QuantifiedComparison>().left;
+    const SourcePosition at =
+        in ? expr.as<ast::InSubquery>().operator_position : expr.as<ast::QuantifiedComparison>().operator_position;
+    require_one_column(*sub, at);
+    ExprPtr value = bind_scalar_subquery(expr, ctx, sub, correlation, correlated);
+    ExprPtr operand = bind(left, ExprBindContext{ctx.scope, ctx.clause, nullptr, ctx.outer, nullptr});
+    unify_for_comparison(operand, value, at, &left, nullptr);
+    const ScalarFunction compare = in ? (expr.as<ast::InSubquery>().negated ? ScalarFunction::kNotEqual
+                                                                             : ScalarFunction::kEqual)
+                                      : quantified_function(expr.as<ast::QuantifiedComparison>().op, false);
+    return make_function(compare, TypeId::kBoolean, {operand, value});
+  }
   if (expr.is<ast::ScalarSubquery>()) {
     require_one_column(*sub, expr.position);
-    if (!correlated) {
-      auto e = std::make_shared<Expr>();
-      e->kind = ExprKind::kSubquery;
-      e->type = sub->output[0].type;
-      e->subquery = sub;
-      e->position = expr.position;
-      return e;
-    }
-    if (ctx.host == nullptr) {
-      throw NotImplemented("correlated sub-queries are supported only in WHERE and in the select list of queries "
-                           "without GROUP BY", expr.position);
-    }
-    size_t width = (*ctx.host)->output.size();
-    if (!needs_domain(correlation)) {
-      *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kSingle, nullptr, correlation, false);
-      return make_column_ref(width, sub->output[0].type, "#subquery");
-    }
-    return bind_aggregating_subquery(expr, ctx, correlation);
+    return bind_scalar_subquery(expr, ctx, sub, correlation, correlated);
   }
+  return bind_list_subquery(expr, ctx, sub, correlation);
+}
+
+ExprPtr ExprBinder::bind_scalar_subquery(const ast::Expr& expr, const ExprBindContext& ctx, const LogicalPtr& sub,
+                                         const Correlation& correlation, bool correlated) {
+  if (!correlated) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kSubquery;
+    e->type = sub->output[0].type;
+    e->subquery = sub;
+    e->position = expr.position;
+    return e;
+  }
+  if (ctx.host == nullptr) {
+    throw NotImplemented("correlated sub-queries are supported only in WHERE and in the select list of queries "
+                         "without GROUP BY", expr.position);
+  }
+  size_t width = (*ctx.host)->output.size();
+  if (!needs_domain(correlation)) {
+    *ctx.host = Binder::make_subquery_join(*ctx.host, sub, JoinType::kSingle, nullptr, correlation, false);
+    return make_column_ref(width, sub->output[0].type, "#subquery");
+  }
+  return bind_aggregating_subquery(expr, ctx, correlation);
+}
+
+ExprPtr ExprBinder::bind_list_subquery(const ast::Expr& expr, const ExprBindContext& ctx, LogicalPtr sub,
+                                       Correlation correlation) {
   if (ctx.host == nullptr) {
     throw NotImplemented("EXISTS and IN sub-queries are supported only in WHERE and in the select list of queries "
                          "without GROUP BY", expr.position);
@@ -370,7 +414,8 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
       inner = c->as<ast::UnaryOp>().operand.get();
       negated = true;
     }
-    if (inner->is<ast::Exists>() || inner->is<ast::InSubquery>()) {
+    // An IN over a sub-query of exactly one row is a comparison with its value (bound with the other filters).
+    if (inner->is<ast::Exists>() || (inner->is<ast::InSubquery>() && !gives_one_row(subquery_of(*inner)))) {
       Correlation sub_corr{&scope, {}};
       LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
       std::vector<ExprPtr> domain_keys;

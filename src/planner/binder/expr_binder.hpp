@@ -106,6 +106,12 @@ class ExprBinder {
   ExprPtr bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx);
   ExprPtr bind_case(const ast::Case& c, const ExprBindContext& ctx);
   ExprPtr bind_subquery(const ast::Expr& expr, const ExprBindContext& ctx);
+  /// The value of a sub-query that gives one row (`sub`, bound with `correlation`).
+  ExprPtr bind_scalar_subquery(const ast::Expr& expr, const ExprBindContext& ctx, const LogicalPtr& sub,
+                               const Correlation& correlation, bool correlated);
+  /// EXISTS, IN and ANY/ALL over a sub-query of any number of rows: a mark join.
+  ExprPtr bind_list_subquery(const ast::Expr& expr, const ExprBindContext& ctx, LogicalPtr sub,
+                             Correlation correlation);
   /// A correlated scalar sub-query that aggregates, bound again in domain form and joined back.
   ExprPtr bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx, const Correlation& first);
   ExprPtr make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos);
