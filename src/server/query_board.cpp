@@ -87,7 +87,6 @@ std::vector<QueryBoard::Entry> QueryBoard::snapshot() const {
 }
 
 void QueryBoard::kill(uint64_t id, const std::string& user) {
-  std::function<void()> cancel;
   {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(id);
@@ -95,9 +94,10 @@ void QueryBoard::kill(uint64_t id, const std::string& user) {
       throw InvalidInput("KILL QUERY " + std::to_string(id) + ": no such query of user '" + user + "'", "42704");
     }
     if (it->second.stop_reason.empty()) it->second.stop_reason = "query " + std::to_string(id) + " was killed (KILL QUERY)";
-    cancel = it->second.cancel;
+    // Under the lock, as the watchdog does: the statement's session may end and go away as soon as its entry is
+    // removed (which takes the lock), so its cancel must not run after that. It only sets a flag.
+    it->second.cancel();
   }
-  cancel();
   wake_.notify_all();
   turn_.notify_all();
 }

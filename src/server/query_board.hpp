@@ -39,7 +39,8 @@ class QueryBoard {
   QueryBoard(const QueryBoard&) = delete;
   QueryBoard& operator=(const QueryBoard&) = delete;
 
-  /// Lists a new statement (queued); `cancel` stops it while it runs. Returns its id.
+  /// Lists a new statement (queued); `cancel` stops it while it runs (called with the board's lock held, so it must
+  /// be quick and must not call the board). Returns its id.
   uint64_t add(const std::string& user, std::string_view text, std::function<void()> cancel);
   /// Waits for statement `id`'s turn and marks it running; returns why it must stop instead (empty: go on).
   std::string start(uint64_t id);
