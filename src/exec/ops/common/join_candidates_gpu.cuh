@@ -70,14 +70,28 @@ struct WriteVisit {
   }
 };
 
-/// counts[r] = the candidates of probe row r; *not_one becomes non-zero when some row has other than one.
+/// Counts the candidates of a row and keeps the first.
+struct CountFirstVisit {
+  uint64_t count = 0;
+  uint32_t first = 0;
+  __device__ bool operator()(uint32_t build_row) {
+    if (count == 0) first = build_row;
+    ++count;
+    return true;
+  }
+};
+
+/// counts[r] = the candidates of probe row r, firsts[r] its first candidate (kept only where it has one);
+/// *not_one becomes non-zero when some row has other than one.
 template <typename C>
-__global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* counts, uint64_t* not_one) {
+__global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* counts, uint32_t* firsts,
+                                        uint64_t* not_one) {
   for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
        r += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    CountVisit visit;
+    CountFirstVisit visit;
     candidates.visit(r, visit);
     counts[r] = visit.count;
+    if (visit.count != 0) firsts[r] = visit.first;
     // Written once: later rows see it set (a volatile read) and leave it alone.
     if (visit.count != 1 && *static_cast<volatile uint64_t*>(not_one) == 0) {
       atomicExch(reinterpret_cast<unsigned long long*>(not_one), 1ULL);
@@ -85,8 +99,8 @@ __global__ void count_candidates_kernel(C candidates, size_t rows, uint64_t* cou
   }
 }
 
-template <typename C>
-__global__ void any_candidate_kernel(C candidates, size_t rows, uint8_t* flags) {
+template <typename C, typename Flag>
+__global__ void any_candidate_kernel(C candidates, size_t rows, Flag* flags) {
   for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
        r += static_cast<size_t>(gridDim.x) * blockDim.x) {
     AnyVisit visit;
@@ -95,10 +109,12 @@ __global__ void any_candidate_kernel(C candidates, size_t rows, uint8_t* flags) 
   }
 }
 
-/// Writes the pairs numbered [first, last) (numbers from the exclusive scan `offsets` of the per-row counts).
+/// Writes the pairs numbered [first, last) (numbers from the exclusive scan `offsets` of the per-row counts). A row
+/// with one candidate takes it from `firsts` (count_candidates_kernel kept it) instead of walking its candidates
+/// again: the common case of a lookup into unique keys costs one walk, not two.
 template <typename C>
-__global__ void write_candidates_kernel(C candidates, size_t rows, const uint64_t* offsets, uint64_t first,
-                                        uint64_t last, uint32_t* probe_out, uint32_t* build_out) {
+__global__ void write_candidates_kernel(C candidates, size_t rows, const uint64_t* offsets, const uint32_t* firsts,
+                                        uint64_t first, uint64_t last, uint32_t* probe_out, uint32_t* build_out) {
   for (size_t r = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; r < rows;
        r += static_cast<size_t>(gridDim.x) * blockDim.x) {
     const uint64_t begin = offsets[r];
@@ -106,15 +122,22 @@ __global__ void write_candidates_kernel(C candidates, size_t rows, const uint64_
     const uint64_t lo = begin > first ? begin : first;
     const uint64_t hi = end < last ? end : last;
     if (lo >= hi) continue;
+    if (end - begin == 1) {
+      probe_out[begin - first] = static_cast<uint32_t>(r);
+      build_out[begin - first] = firsts[r];
+      continue;
+    }
     WriteVisit visit{begin, lo, hi, first, static_cast<uint32_t>(r), probe_out, build_out};
     candidates.visit(r, visit);
   }
 }
 
-/// flags[r] = 1 where probe row r has at least one candidate (`rows` > 0).
-template <typename C>
-void flag_rows_with_candidates(const C& candidates, size_t rows, uint8_t* flags, gpu::Stream stream) {
-  any_candidate_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(candidates, rows, flags);
+/// flags[r] = 1 where probe row r has at least one candidate, else 0 (`rows` > 0). Each row stops at its first
+/// candidate: an existence test without pairs.
+template <typename C, typename Flag>
+void flag_rows_with_candidates(const C& candidates, size_t rows, Flag* flags, gpu::Stream stream) {
+  any_candidate_kernel<C, Flag>
+      <<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(candidates, rows, flags);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 
@@ -132,13 +155,14 @@ void for_each_candidate_step(const C& candidates, size_t rows, size_t step_pairs
   step_pairs = std::max<size_t>(step_pairs, 1);
   const int n = static_cast<int>(rows) + 1;
   BufferPtr counts = Buffer::allocate(n * sizeof(uint64_t), mr, stream);
+  BufferPtr firsts = Buffer::allocate(rows * sizeof(uint32_t), mr, stream);
   // offsets[rows] ends as the number of pairs; offsets[rows + 1] is the flag of rows without exactly one candidate
   // (read back together).
   BufferPtr offsets = Buffer::allocate((n + 1) * sizeof(uint64_t), mr, stream);
   gpu::fill_bytes(counts->as<uint64_t>() + rows, gpu::MemoryKind::kDevice, 0, sizeof(uint64_t), stream);
   gpu::fill_bytes(offsets->as<uint64_t>() + n, gpu::MemoryKind::kDevice, 0, sizeof(uint64_t), stream);
   count_candidates_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(
-      candidates, rows, counts->as<uint64_t>(), offsets->as<uint64_t>() + n);
+      candidates, rows, counts->as<uint64_t>(), firsts->as<uint32_t>(), offsets->as<uint64_t>() + n);
   KESTREL_CUDA_CHECK_LAUNCH();
   size_t temp_bytes = 0;
   KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts->as<uint64_t>(),
@@ -163,7 +187,8 @@ void for_each_candidate_step(const C& candidates, size_t rows, size_t step_pairs
   for (uint64_t first = 0; first < total; first += step) {
     const uint64_t last = std::min<uint64_t>(total, first + step);
     write_candidates_kernel<C><<<candidate_blocks(rows), kCandidateThreads, 0, stream.handle()>>>(
-        candidates, rows, offsets->as<uint64_t>(), first, last, probe_out->as<uint32_t>(), build_out->as<uint32_t>());
+        candidates, rows, offsets->as<uint64_t>(), firsts->as<uint32_t>(), first, last, probe_out->as<uint32_t>(),
+        build_out->as<uint32_t>());
     KESTREL_CUDA_CHECK_LAUNCH();
     fn(static_cast<const uint32_t*>(probe_out->as<uint32_t>()), static_cast<const uint32_t*>(build_out->as<uint32_t>()),
        static_cast<size_t>(last - first));

@@ -57,6 +57,10 @@ class ProbeBatchJoinerGpu {
   void add(const uint32_t* probe_rows, const uint32_t* build_rows, size_t count, bool probe_identity = false);
   /// Device array, one per probe row: the qualifying pairs added so far.
   const uint32_t* matches() const { return matches_->as<uint32_t>(); }
+  /// The same array, for a caller that decides the matches without pairs (semi, anti and mark joins without a
+  /// condition only need to know whether a row has a match): it writes them on the probe's stream instead of
+  /// calling add, then calls finish.
+  uint32_t* mutable_matches() { return matches_->as<uint32_t>(); }
   /// Device array, one per probe row: 1 when a pair of the row had a NULL condition (the unknown of null-aware
   /// joins without keys).
   const uint8_t* saw_null() const { return saw_null_->as<uint8_t>(); }

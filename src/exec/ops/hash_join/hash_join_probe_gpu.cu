@@ -141,7 +141,8 @@ void HashJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::vector
   BufferPtr hashes = Buffer::allocate(n * sizeof(uint64_t), mr, stream);
   BufferPtr key_null = Buffer::allocate(std::max<size_t>(n, 8), mr, stream);
   hash_device_rows(keys, n, hashes->as<uint64_t>(), key_null->as<uint8_t>(), stream);
-  // Without a residual condition, semi/anti/mark need one match per row and single needs two (to fail).
+  // Without a residual condition, semi/anti/mark need one match per row (and no pairs, below) and single needs two
+  // (to fail).
   const bool existence =
       spec_.type == JoinType::kSemi || spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark;
   uint32_t cap = UINT32_MAX;
@@ -161,12 +162,17 @@ void HashJoinProbeGpu::execute(const Batch& input, ExecContext& ctx, std::vector
   // Every probe row matching exactly one build row (a lookup into a unique key): the probe columns are reused as
   // they are instead of gathered.
   bool identity = false;
-  join_gpu::for_each_candidate_step(
-      candidates, n, step_pairs_, stream, mr,
-      [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
-        joiner.add(probe_rows, build_rows, count, identity);
-      },
-      spec_.condition ? nullptr : &identity);
+  if (existence && !spec_.condition) {
+    // Only whether a row has a match matters: one walk per row that stops at the first, no pairs.
+    join_gpu::flag_rows_with_candidates(candidates, n, joiner.mutable_matches(), stream);
+  } else {
+    join_gpu::for_each_candidate_step(
+        candidates, n, step_pairs_, stream, mr,
+        [&](const uint32_t* probe_rows, const uint32_t* build_rows, size_t count) {
+          joiner.add(probe_rows, build_rows, count, identity);
+        },
+        spec_.condition ? nullptr : &identity);
+  }
   if (spec_.null_aware && (spec_.type == JoinType::kAnti || spec_.type == JoinType::kMark)) {
     BufferPtr unknown =
         null_aware_unknown(input, keys, key_null->as<uint8_t>(), joiner.matches(), joiner.saw_null(), ctx);
