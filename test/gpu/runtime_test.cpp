@@ -4,6 +4,8 @@
 #include "common/error.hpp"
 #include "gpu/bitmap.hpp"
 #include "gpu/copy.hpp"
+#include "gpu/pinned_pool.hpp"
+#include "gpu/pull_copy.hpp"
 #include "gpu_test_env.hpp"
 
 namespace kestrel::testing {
@@ -82,6 +84,29 @@ TEST_F(GpuMemory, CountsSetBitsOnTheDevice) {
     gpu::copy_bytes(dev, gpu::MemoryKind::kDevice, bitmap.data(), gpu::MemoryKind::kHost, bitmap.size(), stream());
     EXPECT_EQ(gpu::count_set_bits(static_cast<uint8_t*>(dev), bits, stream(), device_mr()), expected) << bits;
     device_mr().deallocate(dev, bitmap.size(), stream());
+  }
+}
+
+TEST_F(GpuMemory, PullsPinnedBytesWithAKernelAtAnyAlignment) {
+  // Sizes around the 16-byte word and the block, offsets that misalign either side; the bytes past the copy stay.
+  for (size_t bytes : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{4095}, size_t{1} << 20, (size_t{3} << 20) + 5}) {
+    for (size_t src_off : {size_t{0}, size_t{3}, size_t{16}}) {
+      for (size_t dst_off : {size_t{0}, size_t{7}}) {
+        gpu::PinnedBlock pinned = gpu::acquire_pinned(bytes + 64);
+        for (size_t i = 0; i < bytes + 64; ++i) pinned.data()[i] = static_cast<uint8_t>(i * 131 + (i >> 9) + bytes);
+        const size_t total = bytes + 64;
+        std::vector<uint8_t> fill(total, 0xA5), back(total);
+        void* dev = device_mr().allocate(total, stream());
+        gpu::copy_bytes(dev, gpu::MemoryKind::kDevice, fill.data(), gpu::MemoryKind::kHost, total, stream());
+        gpu::pull_pinned_to_device(static_cast<uint8_t*>(dev) + dst_off, pinned.data() + src_off, bytes, stream());
+        gpu::copy_bytes(back.data(), gpu::MemoryKind::kHost, dev, gpu::MemoryKind::kDevice, total, stream());
+        device_mr().deallocate(dev, total, stream());
+        ASSERT_EQ(std::memcmp(back.data() + dst_off, pinned.data() + src_off, bytes), 0)
+            << bytes << " " << src_off << " " << dst_off;
+        for (size_t i = 0; i < dst_off; ++i) ASSERT_EQ(back[i], 0xA5);
+        for (size_t i = dst_off + bytes; i < total; ++i) ASSERT_EQ(back[i], 0xA5) << bytes << " at " << i;
+      }
+    }
   }
 }
 

@@ -18,6 +18,7 @@
 #include "gpu/file_mapping.hpp"
 #include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
+#include "gpu/pull_copy.hpp"
 #endif
 
 namespace kestrel::io {
@@ -498,7 +499,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
       host_args[3 * frame_count + f] = frames[f].output_bytes;
     }
   }
-  h2d(device_tables, tables.data(), table_bytes, stream);
+  gpu::pull_pinned_to_device(device_tables, tables.data(), table_bytes, stream);  // not behind the read-ahead
   kcol::unpack_jobs_gpu(reinterpret_cast<const kcol::UnpackJob*>(device_tables),
                         reinterpret_cast<const uint64_t*>(device_tables + job_bytes), jobs.size(), starts.back(), error,
                         stream);

@@ -22,6 +22,7 @@
 #include "gpu/file_mapping.hpp"
 #include "gpu/nvcomp.hpp"
 #include "gpu/pinned_pool.hpp"
+#include "gpu/pull_copy.hpp"
 #include "io/parquet/device/device_decode.hpp"
 #include "io/parquet/device/decode_plan.hpp"
 #include "io/parquet/device/device_support.hpp"
@@ -297,7 +298,8 @@ std::unique_ptr<PreparedPages> prepare_pages(const StagedParquet& staged, const 
   p->tables_block = block(plan.block.size());
   uint8_t* tables = p->tables_block.data();
   p->tables = tables;
-  h2d(tables, upload_pinned.data(), plan.block.size(), stream);
+  // By the SMs, not the copy engine: there it would wait behind the read-ahead's copies (gpu/pull_copy.hpp).
+  gpu::pull_pinned_to_device(tables, upload_pinned.data(), plan.block.size(), stream);
   dev::rebase_addresses(tables, reinterpret_cast<const uint64_t*>(tables + plan.slot_table), plan.slots, bases,
                         stream);
   p->tables_host_ns = static_cast<uint64_t>(
