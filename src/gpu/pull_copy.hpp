@@ -6,6 +6,7 @@
 /// PCIe, so they run as soon as their stream reaches them.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "gpu/stream.hpp"
 
@@ -15,5 +16,16 @@ namespace kestrel::gpu {
 /// memory `dst`, ordered on `stream`, with a kernel. `src` must stay valid until the stream passes the copy. Meant
 /// for up to a few MiB: bulk data belongs to the copy engine.
 void pull_pinned_to_device(void* dst, const void* src, size_t bytes, Stream stream);
+
+/// One copy of a batch pulled by the SMs.
+struct PullPiece {
+  const void* src;  ///< device-addressable host memory (pinned, or registered and mapped)
+  void* dst;
+  uint64_t bytes;
+};
+
+/// The `count` copies of the device array `pieces`, by `blocks` thread blocks (each takes whole pieces in turn), on
+/// `stream`. One launch for a whole batch: no per-copy cost of the copy engine.
+void pull_pieces_to_device(const PullPiece* pieces, size_t count, unsigned blocks, Stream stream);
 
 }  // namespace kestrel::gpu

@@ -32,6 +32,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/memory_resource.hpp"
 #include "gpu/pinned_pool.hpp"
+#include "gpu/pull_copy.hpp"
 #include "gpu/stream.hpp"
 #include "io/kcol/kcol_device.hpp"
 #include "io/parquet/device/device_reader.hpp"
@@ -59,6 +60,102 @@ int h2d(double gib) {
   }
   mr.deallocate(device, bytes, stream);
   std::printf("h2d: %.2f GiB pinned in %.4f s: %.1f GB/s\n", gib, best, static_cast<double>(bytes) / best / 1e9);
+  return 0;
+}
+
+/// Many copies of one size from a registered page-cache mapping (as a GPU scan makes them, a column chunk each):
+/// one cudaMemcpyAsync per copy, one cudaMemcpyBatchAsync for all, and the SMs pulling them in one kernel with
+/// several grid sizes. Pieces are every other slice of the file, so no two are adjacent.
+int copy_shapes(const std::string& path, double gib) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw IoError("cannot open '" + path + "'");
+  struct stat st{};
+  ::fstat(fd, &st);
+  const size_t bytes = std::min<size_t>(static_cast<size_t>(st.st_size), static_cast<size_t>(gib * (1ull << 30))) &
+                       ~size_t{(1u << 20) - 1};
+  std::vector<uint8_t> sink(size_t{8} << 20);
+  for (size_t at = 0; at < bytes; at += sink.size()) {
+    if (::pread(fd, sink.data(), std::min(sink.size(), bytes - at), static_cast<off_t>(at)) < 0) std::abort();
+  }
+  void* map = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) throw IoError("mmap failed");
+  KESTREL_CUDA_CHECK(cudaHostRegister(map, bytes, cudaHostRegisterReadOnly | cudaHostRegisterMapped));
+  void* mapped_device = nullptr;
+  KESTREL_CUDA_CHECK(cudaHostGetDevicePointer(&mapped_device, map, 0));
+  gpu::OwnedStream stream;
+  gpu::DevicePoolMemoryResource mr(0);
+  auto* device = static_cast<uint8_t*>(mr.allocate(bytes, stream));
+  const cudaStream_t s = stream.view().handle();
+  gpu::Event begin(true), end(true);
+  auto best_of = [&](auto&& body) {
+    float best = 1e9f;
+    for (int run = 0; run < 3; ++run) {
+      begin.record(stream.view());
+      body();
+      end.record(stream.view());
+      stream.view().synchronize();
+      best = std::min(best, end.elapsed_ms_since(begin));
+    }
+    return best;
+  };
+  std::printf("copies: %s, %.2f GB registered; host pointer %s the device pointer\n", path.c_str(), bytes / 1e9,
+              mapped_device == map ? "is" : "is not");
+  best_of([&] { KESTREL_CUDA_CHECK(cudaMemcpyAsync(device, map, bytes, cudaMemcpyHostToDevice, s)); });
+  const float whole = best_of([&] { KESTREL_CUDA_CHECK(cudaMemcpyAsync(device, map, bytes, cudaMemcpyHostToDevice, s)); });
+  std::printf("copies: one copy of everything %.1f GB/s\n", bytes / (whole * 1e6));
+  for (size_t piece : {size_t{256} << 10, size_t{1} << 20, size_t{4} << 20, size_t{16} << 20}) {
+    std::vector<void*> dsts;
+    std::vector<const void*> srcs, dev_srcs;
+    std::vector<size_t> sizes;
+    std::vector<gpu::PullPiece> pulls;
+    for (size_t at = 0; at + piece <= bytes; at += 2 * piece) {
+      dsts.push_back(device + at);
+      srcs.push_back(static_cast<const uint8_t*>(map) + at);
+      sizes.push_back(piece);
+      pulls.push_back(gpu::PullPiece{static_cast<const uint8_t*>(mapped_device) + at, device + at, piece});
+    }
+    const double moved = static_cast<double>(piece) * sizes.size();
+    const float each = best_of([&] {
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        KESTREL_CUDA_CHECK(cudaMemcpyAsync(dsts[i], srcs[i], sizes[i], cudaMemcpyHostToDevice, s));
+      }
+    });
+    cudaMemcpyAttributes attrs{};
+    attrs.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    size_t attr_index = 0;
+    float batch = -1;
+    const cudaError_t probe = cudaMemcpyBatchAsync(dsts.data(), const_cast<const void**>(srcs.data()), sizes.data(),
+                                                   sizes.size(), &attrs, &attr_index, 1, s);
+    if (probe == cudaSuccess) {
+      batch = best_of([&] {
+        KESTREL_CUDA_CHECK(cudaMemcpyBatchAsync(dsts.data(), const_cast<const void**>(srcs.data()), sizes.data(),
+                                                sizes.size(), &attrs, &attr_index, 1, s));
+      });
+    } else {
+      std::printf("copies: cudaMemcpyBatchAsync: %s\n", cudaGetErrorString(probe));
+      cudaGetLastError();
+    }
+    auto* table = static_cast<gpu::PullPiece*>(mr.allocate(pulls.size() * sizeof(gpu::PullPiece), stream));
+    KESTREL_CUDA_CHECK(cudaMemcpyAsync(table, pulls.data(), pulls.size() * sizeof(gpu::PullPiece),
+                                       cudaMemcpyHostToDevice, s));
+    std::printf("copies: %zu of %zu KiB: each its own copy %.1f GB/s, one batch %.1f GB/s, pulled by",
+                sizes.size(), piece >> 10, moved / (each * 1e6), batch > 0 ? moved / (batch * 1e6) : 0.0);
+    for (unsigned blocks : {16u, 33u, 66u, 132u, 264u, 528u}) {
+      const float pulled = best_of([&] { gpu::pull_pieces_to_device(table, pulls.size(), blocks, stream.view()); });
+      std::printf(" %u blocks %.1f,", blocks, moved / (pulled * 1e6));
+    }
+    std::printf(" GB/s\n");
+    mr.deallocate(table, pulls.size() * sizeof(gpu::PullPiece), stream);
+  }
+  // Check that the pulled bytes are the file's.
+  std::vector<uint8_t> back(size_t{1} << 20);
+  KESTREL_CUDA_CHECK(cudaMemcpyAsync(back.data(), device, back.size(), cudaMemcpyDeviceToHost, s));
+  stream.view().synchronize();
+  std::printf("copies: first MiB %s the file's\n", std::memcmp(back.data(), map, back.size()) == 0 ? "equals" : "DIFFERS FROM");
+  mr.deallocate(device, bytes, stream);
+  KESTREL_CUDA_CHECK(cudaHostUnregister(map));
+  ::munmap(map, bytes);
+  ::close(fd);
   return 0;
 }
 
@@ -310,13 +407,14 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "h2d" && argc > 2) return kestrel::h2d(std::atof(argv[2]));
     if (mode == "io" && argc > 2) return kestrel::io_paths(argv[2], argc > 3 ? std::atof(argv[3]) : 16.0);
+    if (mode == "copies" && argc > 2) return kestrel::copy_shapes(argv[2], argc > 3 ? std::atof(argv[3]) : 4.0);
     if (mode == "kcol" && argc > 2) return kestrel::kcol_unpack(argv[2]);
     if (mode == "decode" && argc > 2) {
       const size_t rows = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : (size_t{1} << 25);
       const size_t streams = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 4;
       return kestrel::decode(argv[2], rows, streams, argc > 5 ? argv[5] : "");
     }
-    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | io PATH [GIB] | decode PATH [ROWS_PER_BATCH] [STREAMS] [COLUMNS] | kcol PATH\n");
+    std::fprintf(stderr, "usage: kestrel-gpu-scan-bench h2d GIB | io PATH [GIB] | copies PATH [GIB] | decode PATH [ROWS_PER_BATCH] [STREAMS] [COLUMNS] | kcol PATH\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -30,20 +30,67 @@ __device__ float half_to_float(uint16_t h) {
   return __int_as_float(static_cast<int>(bits));
 }
 
-/// PLAIN BYTE_ARRAY values (4-byte length, bytes) of one page, walked by one thread: each length says where the
-/// next value starts. False when a value overruns the data.
-__device__ bool walk_byte_arrays(const uint8_t* data, uint32_t size, uint32_t count, const uint8_t** src,
-                                 uint32_t* len) {
+/// Shared memory of a block walking PLAIN BYTE_ARRAY values: a window of the page's bytes (one padding word for
+/// the funnel shift) and the values found in it.
+constexpr uint32_t kWalkWindow = 8192;
+constexpr uint32_t kWalkMarks = 1024;
+struct WalkShared {
+  uint32_t window[kWalkWindow / 4 + 1];
+  uint32_t offset[kWalkMarks];
+  uint32_t length[kWalkMarks];
+  uint32_t found, next, failed;
+};
+
+/// PLAIN BYTE_ARRAY values (4-byte length, bytes) of one page, walked by a block (every thread calls it): each
+/// length says where the next value starts, so one thread walks, but in shared memory, over windows of the page
+/// that the block loads together, and the block writes the values' addresses and lengths. A window ends where the
+/// next length prefix does not fit in it; a value longer than the window is skipped over. False when a value
+/// overruns the data (as the CPU decoder).
+__device__ bool block_walk_byte_arrays(const uint8_t* data, uint32_t size, uint32_t count, const uint8_t** src,
+                                       uint32_t* len, WalkShared& s) {
   if (count > size / 4) return false;
-  uint32_t pos = 0;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (size - pos < 4) return false;
-    const uint32_t length = load_le32(data + pos);
-    pos += 4;
-    if (length > size - pos) return false;
-    src[i] = data + pos;
-    len[i] = length;
-    pos += length;
+  auto* window = reinterpret_cast<uint8_t*>(s.window);
+  uint32_t done = 0, pos = 0;
+  while (done < count) {
+    const uint32_t bytes = min(kWalkWindow, size - pos);
+    for (uint32_t i = threadIdx.x; i < bytes; i += blockDim.x) window[i] = data[pos + i];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const uint32_t want = min(count - done, kWalkMarks);
+      uint32_t p = 0, k = 0, failed = 0;
+      while (k < want) {
+        if (p + 4 > bytes) {
+          // The next length is past this window: the next window starts there, unless the page ends first.
+          failed = size - pos - p < 4 ? 1 : 0;
+          break;
+        }
+        const uint32_t shift = (p & 3) * 8;
+        const uint32_t length = __funnelshift_r(s.window[p >> 2], s.window[(p >> 2) + 1], shift);
+        const uint32_t at = pos + p + 4;
+        if (length > size - at) {
+          failed = 1;
+          break;
+        }
+        s.offset[k] = at;
+        s.length[k] = length;
+        ++k;
+        p += 4 + length;
+      }
+      s.found = k;
+      s.next = pos + p;
+      s.failed = failed;
+    }
+    __syncthreads();
+    const uint32_t found = s.found;
+    for (uint32_t j = threadIdx.x; j < found; j += blockDim.x) {
+      src[done + j] = data + s.offset[j];
+      len[done + j] = s.length[j];
+    }
+    const bool failed = s.failed != 0;
+    pos = s.next;
+    done += found;
+    __syncthreads();  // the next window overwrites what was just read
+    if (failed) return false;
   }
   return true;
 }
@@ -54,7 +101,8 @@ __global__ void binary_dictionary_kernel(const DevicePage* pages, const DeviceCh
   const uint64_t first = chunks[page.chunk].dictionary_first;
   const uint32_t n = page.num_values;
   if (t.physical == kByteArray) {
-    if (threadIdx.x == 0 && !walk_byte_arrays(page.body, page.body_size, n, src + first, len + first)) {
+    __shared__ WalkShared walk;
+    if (!block_walk_byte_arrays(page.body, page.body_size, n, src + first, len + first, walk) && threadIdx.x == 0) {
       set_error(error, static_cast<uint32_t>(DecodeError::kDictionary));
     }
     return;
@@ -88,7 +136,8 @@ __global__ void binary_pages_kernel(const DevicePage* pages, const DeviceChunk* 
   switch (page.encoding) {
     case kPlain: {
       if (t.physical == kByteArray) {
-        if (threadIdx.x == 0 && !walk_byte_arrays(values, size, m, src + base, len + base)) {
+        __shared__ WalkShared walk;
+        if (!block_walk_byte_arrays(values, size, m, src + base, len + base, walk) && threadIdx.x == 0) {
           set_error(error, static_cast<uint32_t>(DecodeError::kValues));
         }
         return;
