@@ -89,19 +89,20 @@ def main():
                    data_page_size=1 << 20, row_group_size=n)
     pq.write_table(noise, out / "pa_snappy_literals_small_pages.parquet", compression="SNAPPY",
                    use_dictionary=["k12"], data_page_size=8192, row_group_size=25000, data_page_version="2.0")
-    # PLAIN strings for the block walk of the GPU reader (8 KiB windows, 1024 values a round): long values that
-    # span windows, runs of empty and one-byte values (more values than a round holds in one window), NULLs; in
-    # big pages and as a dictionary page.
-    n = 30000
-    lengths = [0 if i % 97 < 40 else 1 if i % 97 < 50 else rnd.choice([5, 30, 200, 3000, 8190, 8193, 20000])
-               if i % 13 == 0 else rnd.randint(0, 64) for i in range(n)]
+    # PLAIN strings for the block walk of the GPU reader (8 KiB windows, 1024 values a round): a run of empty and
+    # one-byte values (more values in one window than a round holds), values longer than a window, NULLs; in a big
+    # page, and as a dictionary page of 40 values up to 9000 bytes long.
+    n = 6000
+    lengths = [(0 if i % 7 else 1) if i < 2500 else rnd.choice([3000, 8190, 8193, 20000]) if i % 13 == 0
+               else rnd.randint(0, 64) for i in range(n)]
+    few = ["y" * (k * 997 % 9000 if k % 4 == 0 else k) for k in range(40)]
     walk = pa.table({"s": pa.array([None if i % 31 == 7 else "".join(chr(97 + (i + j) % 26) for j in range(k))
                                     for i, k in enumerate(lengths)]),
-                     "few": pa.array([("x" * (i % 9000)) if i % 5 else "" for i in range(n // 30)] * 30)})
+                     "few": pa.array([few[(i * 7) % 40] for i in range(n)])})
     pq.write_table(walk, out / "pa_plain_strings_walk.parquet", compression="SNAPPY", use_dictionary=False,
                    data_page_size=1 << 20, row_group_size=n)
     pq.write_table(walk, out / "pa_dictionary_strings_walk.parquet", compression="NONE", use_dictionary=["few"],
-                   dictionary_pagesize_limit=64 << 20, data_page_size=1 << 16, row_group_size=n)
+                   data_page_size=1 << 16, row_group_size=n)
     try:
         import duckdb
         con = duckdb.connect()

@@ -6,6 +6,13 @@
 
 namespace kestrel::gpu {
 
+void CopyBatch::add(void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  dsts_.push_back(dst);
+  srcs_.push_back(src);
+  sizes_.push_back(bytes);
+}
+
 #if KESTREL_WITH_CUDA
 
 struct PinnedStaging::Chunk {
@@ -88,6 +95,32 @@ PinnedStaging& default_pinned_staging() {
   return staging;
 }
 
+void CopyBatch::queue(Stream stream) {
+  require_explicit_stream(stream, "CopyBatch::queue");
+  if (sizes_.empty()) return;
+  bool queued = false;
+  if (sizes_.size() > 1) {
+    cudaMemcpyAttributes attributes{};
+    attributes.srcAccessOrder = cudaMemcpySrcAccessOrderStream;  // the sources live until the stream passes
+    size_t first = 0;
+    const cudaError_t rc = cudaMemcpyBatchAsync(dsts_.data(), const_cast<const void**>(srcs_.data()), sizes_.data(),
+                                                sizes_.size(), &attributes, &first, 1, stream.handle());
+    if (rc == cudaSuccess) {
+      queued = true;
+    } else {
+      cudaGetLastError();  // a driver without batches: the copies one by one
+    }
+  }
+  if (!queued) {
+    for (size_t i = 0; i < sizes_.size(); ++i) {
+      KESTREL_CUDA_CHECK(cudaMemcpyAsync(dsts_[i], srcs_[i], sizes_[i], cudaMemcpyHostToDevice, stream.handle()));
+    }
+  }
+  dsts_.clear();
+  srcs_.clear();
+  sizes_.clear();
+}
+
 void copy_bytes(void* dst, MemoryKind dst_kind, const void* src, MemoryKind src_kind, size_t bytes, Stream stream) {
   if (bytes == 0) return;
   if (is_host_kind(dst_kind) && is_host_kind(src_kind)) {
@@ -128,6 +161,10 @@ void PinnedStaging::device_to_host(void*, const void*, size_t, Stream) {}
 PinnedStaging& default_pinned_staging() {
   static PinnedStaging staging;
   return staging;
+}
+
+void CopyBatch::queue(Stream) {
+  if (!sizes_.empty()) throw NotImplemented("this build of Kestrel has no GPU support");
 }
 
 void copy_bytes(void* dst, MemoryKind dst_kind, const void* src, MemoryKind src_kind, size_t bytes, Stream) {

@@ -36,6 +36,24 @@ class PinnedStaging {
   size_t next_ = 0;
 };
 
+/// Host-to-device copies from pinned or registered memory gathered, then queued with one cudaMemcpyBatchAsync.
+/// Measured on the H200 from a registered page-cache mapping: one cudaMemcpyAsync per copy reaches 35 GB/s for
+/// copies of 256 KiB and 48 GB/s for 1 MiB (a GPU scan copies a column chunk at a time); the same copies as one
+/// batch run at 55 GB/s, the speed of one big copy. The sources must stay valid until the stream passes the batch.
+class CopyBatch {
+ public:
+  void add(void* dst, const void* src, size_t bytes);
+  size_t size() const { return sizes_.size(); }
+  /// Queues the copies on `stream` in one call (each on its own where the driver refuses the batch) and empties
+  /// the batch. Copies within a batch run in no particular order.
+  void queue(Stream stream);
+
+ private:
+  std::vector<void*> dsts_;
+  std::vector<const void*> srcs_;
+  std::vector<size_t> sizes_;
+};
+
 /// The process-wide staging ring, created on first use.
 PinnedStaging& default_pinned_staging();
 

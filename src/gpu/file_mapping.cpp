@@ -58,6 +58,10 @@ void FileMapping::copy_to_device(void*, uint64_t, uint64_t, Stream) const {
   throw NotImplemented("this build of Kestrel has no GPU support");
 }
 
+void FileMapping::add_copies(CopyBatch&, void*, uint64_t, uint64_t) const {
+  throw NotImplemented("this build of Kestrel has no GPU support");
+}
+
 #else
 
 std::shared_ptr<FileMapping> FileMapping::create(int fd, uint64_t size, const std::string& path) {
@@ -116,15 +120,20 @@ bool FileMapping::prepare(uint64_t offset, uint64_t length) {
   return true;
 }
 
-void FileMapping::copy_to_device(void* dst, uint64_t offset, uint64_t length, Stream stream) const {
+void FileMapping::add_copies(CopyBatch& batch, void* dst, uint64_t offset, uint64_t length) const {
   uint64_t done = 0;
   while (done < length) {
     const uint64_t at = offset + done;
     const uint64_t n = std::min(length - done, kFileMappingPiece - at % kFileMappingPiece);
-    KESTREL_CUDA_CHECK(cudaMemcpyAsync(static_cast<uint8_t*>(dst) + done, base_ + at, static_cast<size_t>(n),
-                                       cudaMemcpyHostToDevice, stream.handle()));
+    batch.add(static_cast<uint8_t*>(dst) + done, base_ + at, static_cast<size_t>(n));
     done += n;
   }
+}
+
+void FileMapping::copy_to_device(void* dst, uint64_t offset, uint64_t length, Stream stream) const {
+  CopyBatch batch;
+  add_copies(batch, dst, offset, length);
+  batch.queue(stream);
 }
 
 #endif

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/copy.hpp"
 #include "gpu/stream.hpp"
 
 namespace kestrel::gpu {
@@ -44,6 +45,8 @@ class FileMapping {
   /// Queues copies of [offset, offset + length) to device memory `dst` on `stream`, split at piece boundaries
   /// (a copy may not span two registrations). The range must have been prepared.
   void copy_to_device(void* dst, uint64_t offset, uint64_t length, Stream stream) const;
+  /// The same copies added to `batch` (queued when the batch is).
+  void add_copies(CopyBatch& batch, void* dst, uint64_t offset, uint64_t length) const;
 
   /// Bytes registered by all mappings of the process, and the budget.
   static uint64_t registered_bytes();

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -187,6 +189,15 @@ TEST_F(KcolDeviceRead, CorpusAsKcolMatchesTheCpuReader) {
   size_t written = 0, rows = 0, corrupted = 0;
   std::mt19937_64 rng(9);
   for (const std::string& path : files) {
+    const auto started = std::chrono::steady_clock::now();
+    struct SlowFile {  // a file that takes long says so, whatever ends its turn
+      const std::string& path;
+      std::chrono::steady_clock::time_point started;
+      ~SlowFile() {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (s > 2.0) std::printf("kcol device corpus: %s took %.1f s\n", path.c_str(), s);
+      }
+    } slow{path, started};
     std::vector<Batch> batches;
     SchemaPtr schema;
     try {

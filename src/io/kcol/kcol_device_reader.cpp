@@ -13,6 +13,7 @@
 #if KESTREL_WITH_CUDA
 #include <cuda_runtime.h>
 
+#include "gpu/copy.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_block.hpp"
 #include "gpu/file_mapping.hpp"
@@ -134,13 +135,15 @@ void copy_chunks_to_device(const StagedKcol& staged, uint8_t* device, gpu::Strea
     h2d(device, staged.staging.data(), static_cast<size_t>(staged.total), stream);
     return;
   }
+  gpu::CopyBatch batch;  // one batch: the copy engine's speed for chunk-sized copies (gpu/copy.hpp)
   for (const StagedKcol::Chunk& c : staged.chunks) {
     if (c.mapping != nullptr) {
-      c.mapping->copy_to_device(device + c.at, c.meta->offset, c.meta->size, stream);
+      c.mapping->add_copies(batch, device + c.at, c.meta->offset, c.meta->size);
     } else {
-      h2d(device + c.at, staged.staging.data() + c.at, static_cast<size_t>(c.meta->size), stream);
+      batch.add(device + c.at, staged.staging.data() + c.at, static_cast<size_t>(c.meta->size));
     }
   }
+  batch.queue(stream);
 }
 
 [[noreturn]] void reject(const StagedKcol::Chunk& c, const std::string& why) {

@@ -21,6 +21,7 @@
 #include "gpu/device_block.hpp"
 #include "gpu/file_mapping.hpp"
 #include "gpu/nvcomp.hpp"
+#include "gpu/copy.hpp"
 #include "gpu/pinned_pool.hpp"
 #include "gpu/pull_copy.hpp"
 #include "io/parquet/device/device_decode.hpp"
@@ -804,13 +805,16 @@ void copy_staged_to_device(const StagedParquet& staged, uint8_t* device, gpu::St
     h2d(device, staged.staging.data(), staged.staged_total, stream);  // one transfer of the whole staging buffer
     return;
   }
+  // One batch for the copy engine: a copy per column chunk would run at 35-48 GB/s instead of 55 (gpu/copy.hpp).
+  gpu::CopyBatch batch;
   for (const StagedRange& r : staged.ranges) {
     if (r.mapping != nullptr) {
-      r.mapping->copy_to_device(device + r.staged, r.offset, r.length, stream);
+      r.mapping->add_copies(batch, device + r.staged, r.offset, r.length);
     } else {
-      h2d(device + r.staged, staged.staging.data() + r.staged, r.length, stream);
+      batch.add(device + r.staged, staged.staging.data() + r.staged, r.length);
     }
   }
+  batch.queue(stream);
 }
 
 #endif
