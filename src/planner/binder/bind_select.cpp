@@ -165,9 +165,12 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     }
     from_correlation_ = saved;
   }
+  // Domain form: the outer values the sub-query reads come from a cross-joined domain of distinct values, whose
+  // column d is local column domain_start + d.
+  size_t domain_start = 0;
   if (correlation != nullptr && correlation->domain) {
-    // Domain form: the outer values the sub-query reads come from a cross-joined domain of distinct values.
-    size_t from_width = plan->output.size();
+    const size_t from_width = plan->output.size();
+    domain_start = from_width;
     plan = make_cross_join(plan, correlation->domain);
     for (auto [outer_index, d] : correlation->domain_index) {
       correlation->outer_to_local[outer_index] = from_width + d;
@@ -256,8 +259,6 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     for (const auto& o : query->order_by) aggregated |= ExprBinder::contains_aggregate(*o.expr);
   }
 
-  AggregateBinding agg;
-  agg.input_scope = &scope;
   ExprBindContext input_ctx{&scope, "SELECT", nullptr, nullptr, &plan};
   // A correlated sub-query's select list may read outer columns: the first binding records them as discovered (so
   // the sub-query is bound again in domain form), and in domain form they read the domain's local columns.
@@ -265,6 +266,10 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
     input_ctx.outer = correlation->outer;
     if (correlation->domain) input_ctx.outer_to_local = &correlation->outer_to_local;
   }
+  AggregateBinding agg;
+  agg.input_scope = &scope;
+  agg.outer = input_ctx.outer;
+  agg.outer_to_local = input_ctx.outer_to_local;
   ExprBindContext ctx = input_ctx;
   // With grouping sets, each GROUP BY expression's group (equal expressions share one).
   std::vector<size_t> group_of;
@@ -301,7 +306,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       if (source == nullptr || ExprBinder::contains_aggregate(*source)) {
         throw BinderError("aggregate functions are not allowed in GROUP BY", g->position, "42803");
       }
-      add_group(eb.bind(*source, ExprBindContext{&scope, "GROUP BY", nullptr}));
+      add_group(eb.bind(*source, agg.input("GROUP BY")));
     }
     if (grouping_sets) {
       if (correlated) throw NotImplemented("grouping sets in a correlated sub-query", select.position);
@@ -324,11 +329,6 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   input_ctx.window = &windows;
 
   if (correlation != nullptr) correlation->aggregated = aggregated;
-  if (correlation != nullptr && correlation->domain && correlation->nested && aggregated && select.group_by.empty()) {
-    // In domain form it would have no row for an outer value whose rows are none, where SQL gives one row.
-    throw NotImplemented("an aggregate without GROUP BY inside a set operation or derived table of a correlated "
-                         "sub-query", select.position);
-  }
   std::vector<ExprPtr> exprs;
   for (size_t i = 0; i < item_exprs.size(); ++i) {
     if (item_exprs[i] == nullptr) {
@@ -354,6 +354,23 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
   }
   ExprPtr having;
   if (select.having) having = eb.bind_predicate(*select.having, ExprBindContext{nullptr, "HAVING", &agg});
+  if (correlation != nullptr && !correlation->domain && aggregated) {
+    // Outer columns read below the aggregation (its groups, aggregate arguments) or in HAVING: like those of the
+    // select list, they make the sub-query bind again in domain form, where they read domain columns that the
+    // aggregation groups by.
+    std::vector<ExprPtr> reads = agg.groups;
+    for (const AggregateCall& call : agg.calls) {
+      reads.push_back(call.argument);
+      reads.push_back(call.filter);
+      for (const SortKey& key : call.order) reads.push_back(key.expr);
+    }
+    reads.push_back(having);
+    for (const ExprPtr& e : reads) {
+      if (e == nullptr || !reads_outer_column(*e)) continue;
+      correlation->discovered.push_back(e);
+      correlation->null_safe_keys = true;
+    }
+  }
 
   // ORDER BY keys: select outputs where possible, else hidden extra columns.
   std::vector<SortKey> keys;
@@ -414,6 +431,13 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       for (const auto& c : agg.calls) node->output.push_back({c.to_string(), c.result_type});
       node->children = {plan};
       plan = node;
+      // Where the join back cannot put in the empty groups' values (EXISTS, IN; HAVING, which may remove a group;
+      // a set operation's branch or a derived table), the aggregation gives their rows itself.
+      if (correlated && correlation->domain && select.group_by.empty() &&
+          (correlation->fill_empty_groups || having || correlation->nested)) {
+        plan = fill_empty_groups(plan, correlation->domain, domain_start);
+        correlation->filled_empty_groups = true;
+      }
     }
     if (having) {
       auto filter = std::make_shared<LogicalFilter>();

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "common/check.hpp"
 #include "planner/binder/binder.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/expression_utils.hpp"
@@ -59,6 +60,31 @@ void force_domain_if_null_aware(Correlation& c, bool null_aware) {
   if (c.conjuncts.empty() || !c.discovered.empty()) return;
   c.set_operation = true;
   c.discovered = c.conjuncts;
+}
+
+/// Whether one of a sub-query's correlated `conjuncts` cannot hold when outer column `o` is NULL: a comparison that
+/// reads it directly (or through casts). The sub-query then has no rows for a NULL there.
+bool rejects_null_outer(const std::vector<ExprPtr>& conjuncts, size_t o) {
+  auto reads_o = [o](const ExprPtr& e) {
+    const Expr* x = e.get();
+    while (x->kind == ExprKind::kCast) x = x->children[0].get();
+    return x->kind == ExprKind::kColumnRef && x->outer_depth > 0 && x->column_index == o;
+  };
+  for (const ExprPtr& c : conjuncts) {
+    if (c->kind != ExprKind::kFunction) continue;
+    switch (c->function) {
+      case ScalarFunction::kEqual:
+      case ScalarFunction::kNotEqual:
+      case ScalarFunction::kLess:
+      case ScalarFunction::kLessEqual:
+      case ScalarFunction::kGreater:
+      case ScalarFunction::kGreaterEqual:
+        if (std::any_of(c->children.begin(), c->children.end(), reads_o)) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
 }
 
 bool has_outer_reference(const Expr& e) {
@@ -199,6 +225,7 @@ ExprPtr ExprBinder::bind_list_subquery(const ast::Expr& expr, const ExprBindCont
   size_t width = (*ctx.host)->output.size();
   std::vector<ExprPtr> domain_keys;
   force_domain_if_null_aware(correlation, expr.is<ast::InSubquery>() || expr.is<ast::QuantifiedComparison>());
+  correlation.fill_empty_groups = true;
   if (needs_domain(correlation)) {
     // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
     DomainSubquery d = binder_.bind_in_domain(subquery_of(expr), correlation, *ctx.host);
@@ -239,10 +266,11 @@ ExprPtr ExprBinder::bind_list_subquery(const ast::Expr& expr, const ExprBindCont
 namespace {
 
 /// The value of an aggregating scalar sub-query (bound in domain form, `sub`) for an outer row whose group is
-/// empty: its select expression with count(...) as 0 and every other aggregate as NULL (what the aggregates give
-/// over no rows), its domain columns read from the host's outer columns `outer` (in domain order). Null when the
-/// sub-query is not a plain aggregation over exactly the domain (HAVING, its own GROUP BY): an empty group then
-/// has no row, and NULL is right.
+/// empty: its select expression with each aggregate's value over no rows (count() 0, most others NULL), its domain
+/// columns read from the host's outer columns `outer` (in domain order). Null when the sub-query is not a plain
+/// aggregation over exactly the domain: with its own GROUP BY an empty group has no row, and NULL is right; with
+/// HAVING bind_select gave the empty groups their rows already (fill_empty_groups), as the join back cannot tell
+/// an empty group from one that HAVING removed.
 ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& outer, const LogicalNode& host) {
   if (sub.kind != NodeKind::kProject || sub.children.size() != 1) return nullptr;
   const auto& project = static_cast<const LogicalProject&>(sub);
@@ -271,9 +299,7 @@ ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& out
         }
         return make_column_ref(it->second, host.output[it->second].type, host.output[it->second].name);
       }
-      const AggregateCall& call = agg.aggregates.at(e->column_index - agg.groups.size());
-      const bool counts = call.function == AggregateFunction::kCount || call.function == AggregateFunction::kCountStar;
-      return make_constant(counts ? Value::bigint(0) : Value::null(call.result_type));
+      return make_constant(empty_aggregate_value(agg.aggregates.at(e->column_index - agg.groups.size())));
     }
     if (e->children.empty()) return e;
     auto copy = std::make_shared<Expr>(*e);
@@ -296,6 +322,52 @@ ExprPtr empty_group_value(const LogicalNode& sub, const std::vector<size_t>& out
 
 }  // namespace
 
+Value empty_aggregate_value(const AggregateCall& call) {
+  switch (call.function) {
+    case AggregateFunction::kCount:
+    case AggregateFunction::kCountStar: return Value::bigint(0);
+    case AggregateFunction::kEntropy: return Value::double_value(0);
+    default: return Value::null(call.result_type);
+  }
+}
+
+LogicalPtr fill_empty_groups(const LogicalPtr& aggregation, const LogicalPtr& domain, size_t domain_start) {
+  const auto& agg = static_cast<const LogicalAggregate&>(*aggregation);
+  const size_t width = domain->output.size();
+  std::vector<ExprPtr> keys;
+  std::vector<ExprPtr> exprs;
+  std::vector<std::string> names;
+  for (size_t g = 0; g < agg.groups.size(); ++g) {
+    const Expr& group = *agg.groups[g];
+    KESTREL_CHECK(group.kind == ExprKind::kColumnRef && group.outer_depth == 0);
+    KESTREL_CHECK_GE(group.column_index, domain_start);
+    KESTREL_CHECK_LT(group.column_index - domain_start, width);
+    const size_t d = group.column_index - domain_start;
+    ExprPtr value = make_column_ref(d, domain->output[d].type, domain->output[d].name);
+    null_safe_equalities(value, make_column_ref(width + g, group.type, group.name), keys);
+    exprs.push_back(value);
+    names.push_back(agg.output[g].name);
+  }
+  auto join = std::make_shared<LogicalJoin>();
+  join->join_type = JoinType::kLeft;
+  join->condition = make_conjunction(keys);
+  join->output = domain->output;
+  join->output.insert(join->output.end(), agg.output.begin(), agg.output.end());
+  join->children = {domain, aggregation};
+  for (size_t j = 0; j < agg.aggregates.size(); ++j) {
+    const AggregateCall& call = agg.aggregates[j];
+    ExprPtr value = make_column_ref(width + agg.groups.size() + j, call.result_type, call.to_string());
+    // Only a missing group reads NULL from an aggregate that is never NULL over rows (count()).
+    const Value empty = empty_aggregate_value(call);
+    if (!empty.is_null()) {
+      value = make_function(ScalarFunction::kCoalesce, call.result_type, {value, make_constant(empty)});
+    }
+    exprs.push_back(value);
+    names.push_back(agg.output[agg.groups.size() + j].name);
+  }
+  return make_project(join, exprs, names);
+}
+
 DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation& first, const LogicalPtr& host) {
   // The outer columns the sub-query reads, as a domain of distinct values computed from the host plan.
   std::set<size_t> outer_columns;
@@ -310,6 +382,7 @@ DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation
   }
   auto domain = std::make_shared<LogicalAggregate>();
   Correlation second{first.outer, {}};
+  second.fill_empty_groups = first.fill_empty_groups;
   for (size_t o : outer_columns) {
     second.domain_index[o] = domain->groups.size();
     domain->groups.push_back(make_column_ref(o, host->output[o].type, host->output[o].name));
@@ -319,8 +392,10 @@ DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation
   second.domain = domain;
   DomainSubquery out;
   out.plan = bind_query(query, &second);
-  // Join back on the domain columns, which follow the sub-query's visible columns. A set operation's branch that
-  // reads no outer column has rows for a NULL outer value too: there NULL matches NULL.
+  out.outer_columns.assign(outer_columns.begin(), outer_columns.end());
+  // Join back on the domain columns, which follow the sub-query's visible columns. Where the sub-query may have rows
+  // for a NULL outer value, NULL matches NULL: a set operation's branch that reads no outer column, a select list
+  // or HAVING that reads it, filled-in empty groups, correlated conjuncts that hold for NULL (IS NOT DISTINCT FROM).
   const size_t width = host->output.size();
   const size_t first_domain = visible_columns(*out.plan);
   size_t k = 0;
@@ -328,11 +403,13 @@ DomainSubquery Binder::bind_in_domain(const ast::Query& query, const Correlation
     const size_t sub_column = first_domain + k++;
     ExprPtr a = make_column_ref(o, host->output[o].type, host->output[o].name);
     ExprPtr b = make_column_ref(width + sub_column, out.plan->output[sub_column].type, "");
-    if (!first.set_operation && !first.null_safe_keys) {
+    if (!first.set_operation && !first.null_safe_keys && !second.filled_empty_groups &&
+        rejects_null_outer(first.conjuncts, o)) {
       out.keys.push_back(make_function(ScalarFunction::kEqual, TypeId::kBoolean, {a, b}));
       continue;
     }
     null_safe_equalities(a, b, out.keys);
+    out.null_safe = true;
   }
   return out;
 }
@@ -355,16 +432,29 @@ ExprPtr ExprBinder::bind_aggregating_subquery(const ast::Expr& expr, const ExprB
   const size_t width = host->output.size();
   DomainSubquery d = binder_.bind_in_domain(subquery_of(expr), first, host);
   LogicalPtr sub = d.plan;
-  std::vector<size_t> outer;
-  for (const ExprPtr& key : d.keys) outer.push_back(key->children[0]->column_index);
-  ExprPtr empty = first.set_operation ? nullptr : empty_group_value(*sub, outer, *host);
+  ExprPtr empty = first.set_operation ? nullptr : empty_group_value(*sub, d.outer_columns, *host);
+  // Whether an outer row found its group: the first domain column is not NULL; with NULL-safe keys (a NULL outer
+  // value may have a group) a column added for it that is never NULL.
+  size_t matched = 1;
+  if (empty != nullptr && d.null_safe) {
+    std::vector<ExprPtr> exprs;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < sub->output.size(); ++i) {
+      exprs.push_back(make_column_ref(i, sub->output[i].type, sub->output[i].name));
+      names.push_back(sub->output[i].name);
+    }
+    matched = exprs.size();
+    exprs.push_back(make_constant(Value::boolean(true)));
+    names.push_back("#corr_matched");
+    sub = make_project(sub, exprs, names);
+  }
   // Every domain value has exactly one group, so at most one match.
   *ctx.host = Binder::make_subquery_join(host, sub, JoinType::kSingle, make_conjunction(d.keys), Correlation{}, false);
   ExprPtr value = make_column_ref(width, sub->output[0].type, "#subquery");
   if (empty != nullptr) {
-    // An outer row without a group (no match: the joined domain column is NULL) takes the empty group's value.
+    // An outer row without a group (no match: the joined column is NULL) takes the empty group's value.
     ExprPtr unmatched = make_node(ExprKind::kIsNull, TypeId::kBoolean,
-                                  {make_column_ref(width + 1, sub->output[1].type, "")});
+                                  {make_column_ref(width + matched, sub->output[matched].type, "")});
     value = make_node(ExprKind::kCase, value->type, {unmatched, Binder::cast_to(empty, value->type, std::nullopt), value});
   }
   return value;
@@ -420,6 +510,7 @@ LogicalPtr Binder::bind_where(const ast::Expr& where, LogicalPtr plan, const Sco
       LogicalPtr sub = bind_query(subquery_of(*inner), &sub_corr);
       std::vector<ExprPtr> domain_keys;
       force_domain_if_null_aware(sub_corr, inner->is<ast::InSubquery>() && inner->as<ast::InSubquery>().negated);
+      sub_corr.fill_empty_groups = true;
       if (needs_domain(sub_corr)) {
         // Aggregating or a set operation: bound again over a domain of the outer values, joined back on it.
         DomainSubquery d = bind_in_domain(subquery_of(*inner), sub_corr, plan);

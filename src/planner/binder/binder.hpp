@@ -61,10 +61,26 @@ struct Correlation {
   std::vector<ExprPtr> discovered;
   /// A branch of a set operation or a derived table inside the sub-query (not its top SELECT).
   bool nested = false;
-  /// The select list reads outer columns: the domain form joins back on NULL-safe keys (an outer row with a NULL
-  /// there still gets its value).
+  /// The select list, HAVING, GROUP BY or an aggregate's argument reads outer columns: the domain form joins back
+  /// on NULL-safe keys (an outer row with a NULL there still gets its value).
   bool null_safe_keys = false;
+  /// Set by EXISTS, IN and ANY/ALL before the domain form: an aggregation without GROUP BY gives its row for
+  /// every domain value, also one whose rows are none, as SQL gives one row per outer row. A scalar sub-query
+  /// leaves it unset and puts the empty group's value in at the join back (ExprBinder::bind_aggregating_subquery);
+  /// bind_select fills in empty groups all the same under HAVING and in nested SELECTs, where that cannot work.
+  bool fill_empty_groups = false;
+  /// Set by bind_select when it filled in empty groups: the domain's NULL value has a row too, so the join back
+  /// must be NULL-safe.
+  bool filled_empty_groups = false;
 };
+
+/// The value aggregate `call` gives over no rows: 0 for count, count(*) and entropy; NULL for the others.
+Value empty_aggregate_value(const AggregateCall& call);
+
+/// For an aggregation without GROUP BY in domain form (`aggregation`, grouped by domain columns only: domain column
+/// d is local column `domain_start + d`): the domain left-joined with its groups (NULL matching NULL), the missing
+/// groups taking the aggregates' values over no rows. The output has the aggregation's layout.
+LogicalPtr fill_empty_groups(const LogicalPtr& aggregation, const LogicalPtr& domain, size_t domain_start);
 
 /// Appends to `out` the conditions that `a` and `b` (one type) are equal or both NULL, as equalities a join hashes
 /// ((a IS NULL) = (b IS NULL) and COALESCE(a, z) = COALESCE(b, z)); IS NOT DISTINCT FROM for types without a z.
@@ -80,6 +96,10 @@ inline bool needs_domain(const Correlation& c) {
 struct DomainSubquery {
   LogicalPtr plan;
   std::vector<ExprPtr> keys;
+  /// The host's outer columns, in domain order (the plan's domain column k is equal to outer_columns[k]).
+  std::vector<size_t> outer_columns;
+  /// Some key matches a NULL outer value with a NULL domain value (the sub-query may have rows for it).
+  bool null_safe = false;
 };
 
 /// A cross join of two plans (output: left columns, then right columns).

@@ -94,6 +94,25 @@ ExprPtr AggregateBinding::call_ref(size_t j) const {
   return make_column_ref(groups.size() + j, calls[j].result_type, calls[j].to_string());
 }
 
+ExprBindContext AggregateBinding::input(const char* clause) const {
+  ExprBindContext ctx{input_scope, clause, nullptr, outer};
+  ctx.outer_to_local = outer_to_local;
+  return ctx;
+}
+
+std::optional<size_t> AggregateBinding::find_group(const Expr& bound) const {
+  const std::string key = bound.to_string();
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (group_keys[i] == key) return i;
+  }
+  if (bound.kind != ExprKind::kColumnRef || bound.outer_depth != 0) return std::nullopt;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const Expr& g = *groups[i];
+    if (g.kind == ExprKind::kColumnRef && g.outer_depth == 0 && g.column_index == bound.column_index) return i;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 /// The aggregate of stddev / variance names.
@@ -223,12 +242,11 @@ ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
     AggregateBinding& agg = *ctx.aggregate;
     if (!contains_aggregate(expr) && !contains_window(expr)) {
       // Above an aggregation: an expression equal to a GROUP BY expression reads the group column.
-      ExprBindContext input{agg.input_scope, ctx.clause, nullptr};
-      ExprPtr bound = bind_node(expr, input);
-      std::string key = bound->to_string();
-      for (size_t i = 0; i < agg.groups.size(); ++i) {
-        if (agg.group_keys[i] == key) return agg.group_ref(i);
-      }
+      ExprPtr bound = bind_node(expr, agg.input(ctx.clause));
+      if (std::optional<size_t> group = agg.find_group(*bound)) return agg.group_ref(*group);
+      // An outer reference (first binding of a correlated sub-query) is one value for the whole sub-query. In
+      // domain form it reads a domain column, which is a group (found above).
+      if (bound->kind == ExprKind::kColumnRef && bound->outer_depth > 0) return bound;
       if (expr.is<ast::ColumnRef>()) {
         throw BinderError("column '" + expr.as<ast::ColumnRef>().column() +
                               "' must appear in the GROUP BY clause or be used in an aggregate function",
@@ -647,7 +665,7 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
     throw BinderError("aggregate function " + call.name + " is not allowed in " + ctx.clause, call.position, "42803");
   }
   AggregateBinding& agg = *ctx.aggregate;
-  ExprBindContext input{agg.input_scope, "an aggregate function argument", nullptr};
+  const ExprBindContext input = agg.input("an aggregate function argument");
   // FILTER (WHERE p): the aggregate reads CASE WHEN p THEN argument END (count(*) counts CASE WHEN p THEN 1 END),
   // so rows failing p count as NULL, which every aggregate skips.
   ExprPtr filter;
@@ -655,7 +673,7 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
     if (contains_aggregate(*call.filter)) {
       throw BinderError("aggregate functions are not allowed in FILTER", call.filter->position, "42803");
     }
-    filter = bind_predicate(*call.filter, ExprBindContext{agg.input_scope, "FILTER", nullptr});
+    filter = bind_predicate(*call.filter, agg.input("FILTER"));
   }
   auto filtered = [&](ExprPtr argument) {
     if (!filter) return argument;
@@ -857,13 +875,9 @@ ExprPtr ExprBinder::bind_grouping(const ast::FunctionCall& call, const ExprBindC
   const LogicalType integer = TypeId::kInteger;
   ExprPtr result = make_constant(Value::integer(0));
   for (const auto& arg : call.args) {
-    ExprPtr bound = bind(*arg, ExprBindContext{agg.input_scope, "GROUPING", nullptr});
-    const std::string key = bound->to_string();
-    std::optional<size_t> group;
-    for (size_t g = 0; g < agg.groups.size() && !group; ++g) {
-      if (g != agg.grouping_id && agg.group_keys[g] == key) group = g;
-    }
-    if (!group) {
+    ExprPtr bound = bind(*arg, agg.input("GROUPING"));
+    std::optional<size_t> group = agg.find_group(*bound);
+    if (!group || group == agg.grouping_id) {
       throw BinderError("arguments to GROUPING must be grouping expressions of the associated query level",
                         arg->position, "42803");
     }

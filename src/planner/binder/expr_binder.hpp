@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "planner/binder/binder.hpp"
 
@@ -46,6 +47,16 @@ struct AggregateBinding {
   /// With grouping sets: the synthetic group holding each row's grouping mask (bit k set when group k is not in
   /// the row's grouping set), which GROUPING() reads. Groups before it are the real keys.
   std::optional<size_t> grouping_id;
+  /// In a correlated sub-query, the enclosing query's columns and, in domain form, the local columns that read
+  /// them (as in ExprBindContext): outer references are allowed in aggregate arguments, GROUP BY and above the
+  /// aggregation, where an outer value is one value for all the rows of a group.
+  const Scope* outer = nullptr;
+  const std::map<size_t, size_t>* outer_to_local = nullptr;
+  /// The context of the expressions bound over the aggregation's input (groups, aggregate arguments, FILTER).
+  ExprBindContext input(const char* clause) const;
+  /// The group that `bound` (bound over input_scope) is, if any: equal text, or the same input column (a domain
+  /// column that an outer reference reads in domain form is a group under its domain field's name).
+  std::optional<size_t> find_group(const Expr& bound) const;
   /// Output column of group i is i; of call j is groups.size() + j.
   ExprPtr group_ref(size_t i) const;
   ExprPtr call_ref(size_t j) const;
