@@ -17,6 +17,7 @@
 #include "exec/ops/common/device_rows.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
 #include "exec/ops/hash_aggregate/hash_aggregate_gpu.hpp"
+#include "exec/ops/hash_aggregate/hash_aggregate_gpu_kernels.hpp"
 #include "exec/pipeline.hpp"
 #include "gpu_test_env.hpp"
 #include "vector/transfer.hpp"
@@ -265,6 +266,54 @@ TEST_F(AggregateGpuTest, LargeManyGroups) {
 }
 TEST_F(AggregateGpuTest, LargeSkewed) {
   run_all(100000, KeySpread::kSkewed, 6);
+}
+
+/// Counts and integer sums only: batches of at most 8 groups are grouped
+/// densely (no sort; per-thread accumulators), more groups by the sort.
+TEST_F(AggregateGpuTest, DenseGroupingCountsAndSums) {
+  std::vector<AggregateSpec> aggregates{
+      {AggregateFunction::kCountStar, std::nullopt, TypeId::kBigInt, false},
+      {AggregateFunction::kCount, size_t{7}, TypeId::kDouble, false}};
+  for (size_t c : {size_t{5}, size_t{6}, size_t{8}, size_t{9}}) {
+    for (auto f : {AggregateFunction::kCount, AggregateFunction::kSum,
+                   AggregateFunction::kAvg}) {
+      aggregates.push_back({f, c, make_input(1, KeySpread::kFew, 1)
+                                      .schema()
+                                      ->field(c)
+                                      .type,
+                            false});
+    }
+  }
+  for (size_t rows : {size_t{1}, size_t{777}, size_t{300000}}) {
+    Batch host = make_input(rows, KeySpread::kFew, rows + 5);
+    const std::string what = "rows " + std::to_string(rows);
+    const size_t before = exec::aggregate_gpu_detail::dense_groupings();
+    expect_same(host, {0}, aggregates, what + " by k_int (6 groups)");
+    expect_same(host, {3}, aggregates, what + " by k_bool (3 groups)");
+    expect_same(host, {2}, aggregates, what + " by k_date (3 groups)");
+    EXPECT_GE(exec::aggregate_gpu_detail::dense_groupings(), before + 3)
+        << what;
+    expect_same(host, {2, 0}, aggregates,
+                what + " by k_date, k_int (up to 18 groups: sorted)");
+    expect_same(host, {}, aggregates, what + " no keys");
+  }
+  // Every row NULL in the summed column: the groups' sums are NULL.
+  std::vector<Value> keys, values;
+  for (int i = 0; i < 5000; ++i) {
+    keys.push_back(Value::integer(i % 3));
+    values.push_back(i % 3 == 1 ? Value::null(TypeId::kBigInt)
+                                : Value::bigint(int64_t{1} << 62));
+  }
+  std::vector<Field> fields = {{"k", TypeId::kInteger}, {"v", TypeId::kBigInt}};
+  Batch nulls(std::make_shared<Schema>(fields),
+              {Column::from_values(TypeId::kInteger, keys),
+               Column::from_values(TypeId::kBigInt, values)},
+              keys.size(), gpu::MemoryKind::kHost);
+  expect_same(nulls, {0},
+              {{AggregateFunction::kSum, size_t{1}, TypeId::kBigInt, false},
+               {AggregateFunction::kAvg, size_t{1}, TypeId::kBigInt, false},
+               {AggregateFunction::kCount, size_t{1}, TypeId::kBigInt, false}},
+              "a NULL group and sums past 2^64");
 }
 
 TEST_F(AggregateGpuTest, DistinctAggregates) {

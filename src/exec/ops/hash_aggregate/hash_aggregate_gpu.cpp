@@ -203,13 +203,20 @@ Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t 
     layout.chunk = max_group_rows > 0 ? std::min(max_group_rows, rows) : rows;
     layout.groups = (rows + layout.chunk - 1) / layout.chunk;
   } else {
-    grouping = group_rows(input, keys, max_group_rows, try_hash, stream, mr);
+    // Few groups need no sort when every reduction is a count or an integer sum (dense grouping).
+    const bool dense_ok = std::all_of(reductions.begin(), reductions.end(), [](const Reduction& r) {
+      return r.kind == Reduction::Kind::kCount || (r.kind == Reduction::Kind::kSum && dense_sum_supported(r.sum));
+    });
+    grouping = group_rows(input, keys, max_group_rows, try_hash, dense_ok ? kMaxDenseGroups : 0, stream, mr);
     layout = grouping.layout();
   }
   const size_t groups = layout.groups;
   const size_t n = reductions.size();
-  // Per reduction: [valid groups, overflow flag], read back together at the end.
-  BufferPtr counters = device_buffer(2 * n * sizeof(unsigned long long), stream, mr);
+  // Per reduction: [valid groups, overflow flag], read back together at the end; after them the scratch of the
+  // dense reductions.
+  const size_t counter_bytes = 2 * n * sizeof(unsigned long long);
+  const size_t dense_bytes = layout.group_of != nullptr ? dense_scratch_bytes() : 0;
+  BufferPtr counters = device_buffer(counter_bytes + n * dense_bytes, stream, mr);
   auto* counter = counters->as<unsigned long long>();
   gpu::fill_bytes(counters->data(), gpu::MemoryKind::kDevice, 0, counters->size(), stream);
   const size_t validity_bytes = (groups + 31) / 32 * 4;
@@ -223,6 +230,7 @@ Batch reduce_groups(const Batch& input, const std::vector<size_t>& keys, size_t 
     ReduceOutput out;
     out.valid_count = counter + 2 * i;
     out.overflow = counter + 2 * i + 1;
+    if (dense_bytes > 0) out.dense_totals = counters->as<unsigned char>() + counter_bytes + i * dense_bytes;
     if (r.kind == Reduction::Kind::kCount) {
       p.values = device_buffer(groups * sizeof(int64_t), stream, mr);
       out.values = p.values->data();

@@ -3,11 +3,13 @@
 /// table for few groups, one of twice the rows for many) followed by a radix sort of the row ids by group number.
 /// Group starts are compacted with CUB.
 
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 
 #include "common/check.hpp"
@@ -101,6 +103,40 @@ __global__ void slot_boundary_kernel(const uint32_t* sorted_slots, size_t rows, 
   }
 }
 
+/// Threads of dense_slots_kernel (one block) and the slots each of them ranks.
+constexpr int kRankThreads = 1024;
+
+/// Dense group numbers of a small hash table (2^kSmallTableBits slots): the occupied slots numbered in slot order
+/// (the order the radix sort by slot gives the groups), dense_of_slot[slot] = its number and first[number] = the
+/// row that claimed it. One block.
+__global__ void dense_slots_kernel(const uint32_t* table, uint8_t* dense_of_slot, uint32_t* first) {
+  using Scan = cub::BlockScan<int, kRankThreads>;
+  __shared__ typename Scan::TempStorage scan;
+  constexpr int kPerThread = (1 << kSmallTableBits) / kRankThreads;
+  const int begin = threadIdx.x * kPerThread;
+  int taken = 0;
+  for (int s = begin; s < begin + kPerThread; ++s) taken += table[s] != kEmptySlot ? 1 : 0;
+  int rank = 0;
+  Scan(scan).ExclusiveSum(taken, rank);
+  for (int s = begin; s < begin + kPerThread; ++s) {
+    if (table[s] == kEmptySlot) continue;
+    dense_of_slot[s] = static_cast<uint8_t>(rank);
+    first[rank] = table[s];
+    ++rank;
+  }
+}
+
+/// group_of[row] = dense_of_slot[slot_of[row]].
+__global__ void dense_rows_kernel(const uint32_t* slot_of, const uint8_t* dense_of_slot, size_t rows,
+                                  uint8_t* group_of) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    group_of[i] = dense_of_slot[slot_of[i]];
+  }
+}
+
+std::atomic<size_t> g_dense_groupings{0};
+
 /// first[g] = perm[offsets[g]].
 __global__ void first_rows_kernel(const uint32_t* perm, const uint32_t* offsets, size_t groups, uint32_t* first) {
   for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < groups;
@@ -115,6 +151,7 @@ GroupLayout Grouping::layout() const {
   GroupLayout l;
   l.perm = perm ? perm->as<uint32_t>() : nullptr;
   l.offsets = offsets ? offsets->as<uint32_t>() : nullptr;
+  l.group_of = group_of ? group_of->as<uint8_t>() : nullptr;
   l.rows = rows;
   l.groups = groups;
   l.chunk = 0;
@@ -123,12 +160,14 @@ GroupLayout Grouping::layout() const {
 
 namespace {
 
-/// Numbers the rows' groups with a hash table of 2^table_bits slots (slot_of[row] = its group's slot); false when
-/// more than half the slots were taken or a row found no slot. Synchronizes `stream` once, for the failure flag.
-bool hash_number_rows(const DeviceKeys& keys, size_t rows, int table_bits, uint32_t* slot_of, gpu::Stream stream,
-                      gpu::MemoryResource& mr) {
+/// Numbers the rows' groups with a hash table of 2^table_bits slots (slot_of[row] = its group's slot; *table_out
+/// the table, each taken slot holding the row that claimed it); false when more than half the slots were taken or
+/// a row found no slot, else *groups = the slots taken. Synchronizes `stream` once, for the flag and the count.
+bool hash_number_rows(const DeviceKeys& keys, size_t rows, int table_bits, uint32_t* slot_of, BufferPtr* table_out,
+                      size_t* groups, gpu::Stream stream, gpu::MemoryResource& mr) {
   const size_t slots = size_t{1} << table_bits;
   BufferPtr table = device_buffer(slots * sizeof(uint32_t), stream, mr);
+  *table_out = table;
   gpu::fill_bytes(table->data(), gpu::MemoryKind::kDevice, 0xff, slots * sizeof(uint32_t), stream);
   BufferPtr state = device_buffer(2 * sizeof(int), stream, mr);  // [claimed slots, failed]
   gpu::fill_bytes(state->data(), gpu::MemoryKind::kDevice, 0, 2 * sizeof(int), stream);
@@ -136,26 +175,47 @@ bool hash_number_rows(const DeviceKeys& keys, size_t rows, int table_bits, uint3
       keys, rows, table->as<uint32_t>(), static_cast<uint32_t>(slots - 1), slot_of, state->as<unsigned int>(),
       static_cast<unsigned int>(slots / 2), state->as<int>() + 1);
   KESTREL_CUDA_CHECK_LAUNCH();
-  int failed = 0;
+  int host_state[2] = {0, 0};
   // Whether the table held the groups decides the method (copy_bytes to the host waits for the kernel).
-  gpu::copy_bytes(&failed, gpu::MemoryKind::kHost, state->as<int>() + 1, gpu::MemoryKind::kDevice, sizeof(int),
+  gpu::copy_bytes(host_state, gpu::MemoryKind::kHost, state->data(), gpu::MemoryKind::kDevice, sizeof(host_state),
                   stream);
-  return failed == 0;
+  *groups = static_cast<size_t>(static_cast<unsigned int>(host_state[0]));
+  return host_state[1] == 0;
 }
 
 /// Sorts the row ids of `out` by group number with a hash table: first one of 2^16 slots (few groups, two radix
 /// passes), then, when the batch has more groups, one of at least twice the rows. False (nothing written) when
-/// neither held the groups. out.perm must have room for the rows.
-bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, Grouping& out, uint8_t* flags,
-                    gpu::Stream stream, gpu::MemoryResource& mr) {
+/// neither held the groups. When the first table holds at most `dense_groups` groups nothing is sorted: *dense is
+/// set and out.group_of, out.first and out.groups are complete. Otherwise out.perm must have room for the rows.
+bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, size_t dense_groups, Grouping& out,
+                    bool* dense, uint8_t* flags, gpu::Stream stream, gpu::MemoryResource& mr) {
   BufferPtr slot_of = device_buffer(rows * sizeof(uint32_t), stream, mr);
+  BufferPtr table;
+  size_t taken = 0;
   int table_bits = kSmallTableBits;
-  if (!hash_number_rows(keys, rows, table_bits, slot_of->as<uint32_t>(), stream, mr)) {
+  if (hash_number_rows(keys, rows, table_bits, slot_of->as<uint32_t>(), &table, &taken, stream, mr)) {
+    if (taken <= dense_groups) {
+      BufferPtr dense_of_slot = device_buffer(size_t{1} << kSmallTableBits, stream, mr);
+      out.first = device_buffer(std::max<size_t>(taken, 1) * sizeof(uint32_t), stream, mr);
+      dense_slots_kernel<<<1, kRankThreads, 0, stream.handle()>>>(table->as<uint32_t>(), dense_of_slot->as<uint8_t>(),
+                                                                  out.first->as<uint32_t>());
+      KESTREL_CUDA_CHECK_LAUNCH();
+      out.group_of = device_buffer(rows, stream, mr);
+      dense_rows_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(
+          slot_of->as<uint32_t>(), dense_of_slot->as<uint8_t>(), rows, out.group_of->as<uint8_t>());
+      KESTREL_CUDA_CHECK_LAUNCH();
+      out.groups = taken;
+      *dense = true;
+      g_dense_groupings.fetch_add(1, std::memory_order_relaxed);
+      return true;
+    }
+  } else {
     table_bits = kSmallTableBits + 1;
     while (table_bits < kMaxTableBits && (size_t{1} << table_bits) < 2 * rows) ++table_bits;
     if ((size_t{1} << table_bits) < 2 * rows) return false;
-    if (!hash_number_rows(keys, rows, table_bits, slot_of->as<uint32_t>(), stream, mr)) return false;
+    if (!hash_number_rows(keys, rows, table_bits, slot_of->as<uint32_t>(), &table, &taken, stream, mr)) return false;
   }
+  table.reset();
   BufferPtr ids = device_buffer(rows * sizeof(uint32_t), stream, mr);
   BufferPtr sorted_slots = device_buffer(rows * sizeof(uint32_t), stream, mr);
   iota_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(ids->as<uint32_t>(), rows);
@@ -179,24 +239,38 @@ bool hash_sort_rows(const DeviceKeys& keys, size_t rows, size_t max_group_rows, 
 
 }  // namespace
 
+size_t dense_groupings() { return g_dense_groupings.load(std::memory_order_relaxed); }
+
 Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, bool* try_hash,
-                    gpu::Stream stream, gpu::MemoryResource& mr) {
+                    size_t dense_groups, gpu::Stream stream, gpu::MemoryResource& mr) {
   gpu::require_explicit_stream(stream, "group_rows");
   KESTREL_CHECK(!keys.empty());
+  KESTREL_CHECK_LE(dense_groups, kMaxDenseGroups);
   const size_t rows = batch.num_rows();
   if (rows > static_cast<size_t>(INT32_MAX)) throw NotImplemented("GPU aggregation of 2^31 rows or more at once");
   const DeviceKeys device = device_keys(batch, keys);
   Grouping out;
   out.rows = rows;
+  if (rows == 0) {
+    out.perm = device_buffer(0, stream, mr);
+    out.offsets = device_buffer(0, stream, mr);
+    out.first = device_buffer(0, stream, mr);
+    return out;
+  }
+  BufferPtr flags = device_buffer(rows, stream, mr);
+  bool dense = false;
   out.perm = device_buffer(rows * sizeof(uint32_t), stream, mr);
+  const bool hashed = try_hash != nullptr && *try_hash &&
+                      hash_sort_rows(device, rows, max_group_rows, dense_groups, out, &dense, flags->as<uint8_t>(),
+                                     stream, mr);
+  if (try_hash != nullptr && !hashed) *try_hash = false;
+  if (dense) {
+    out.perm.reset();
+    return out;
+  }
+  uint32_t* perm = out.perm->as<uint32_t>();
   out.offsets = device_buffer(rows * sizeof(uint32_t), stream, mr);
   out.first = device_buffer(rows * sizeof(uint32_t), stream, mr);
-  if (rows == 0) return out;
-  uint32_t* perm = out.perm->as<uint32_t>();
-  BufferPtr flags = device_buffer(rows, stream, mr);
-  const bool hashed = try_hash != nullptr && *try_hash &&
-                      hash_sort_rows(device, rows, max_group_rows, out, flags->as<uint8_t>(), stream, mr);
-  if (try_hash != nullptr && !hashed) *try_hash = false;
   if (!hashed) {
     sort_rows_gpu(device, DeviceSortOrder{}, rows, perm, stream, mr);
     boundary_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(device, perm, rows, max_group_rows,

@@ -18,11 +18,18 @@
 
 namespace kestrel::exec::aggregate_gpu_detail {
 
-/// Where each group's rows are. With `offsets` null the groups are consecutive ranges of `chunk` positions
-/// (the last one shorter; one empty group when `rows` is 0). With `perm` null, position j is row j.
+/// Groups a batch may have for dense grouping (group_rows' `dense_groups`): each thread of the dense reductions
+/// keeps one accumulator per group in registers.
+inline constexpr size_t kMaxDenseGroups = 8;
+
+/// Where each group's rows are. With `group_of` set the rows stay in input order and row i belongs to group
+/// group_of[i] (dense grouping: at most kMaxDenseGroups groups; only counts and integer sums reduce it). Otherwise,
+/// with `offsets` null the groups are consecutive ranges of `chunk` positions (the last one shorter; one empty group
+/// when `rows` is 0), and with `perm` null, position j is row j.
 struct GroupLayout {
   const uint32_t* perm = nullptr;
   const uint32_t* offsets = nullptr;
+  const uint8_t* group_of = nullptr;
   size_t rows = 0;
   size_t groups = 0;
   size_t chunk = 0;
@@ -30,9 +37,10 @@ struct GroupLayout {
 
 /// The groups of a device batch: its rows sorted by the keys and the start of each group.
 struct Grouping {
-  BufferPtr perm;     ///< uint32 row ids sorted by the keys (stable: equal keys keep their input order)
-  BufferPtr offsets;  ///< uint32 start (position in perm) of each group
-  BufferPtr first;    ///< uint32 first row id of each group, where its keys are read
+  BufferPtr perm;      ///< uint32 row ids sorted by the keys (stable: equal keys keep their input order)
+  BufferPtr offsets;   ///< uint32 start (position in perm) of each group
+  BufferPtr group_of;  ///< dense grouping instead of perm and offsets: uint8 group of each row
+  BufferPtr first;     ///< uint32 a row id of each group (sorted: its first), where its keys are read
   size_t rows = 0;
   size_t groups = 0;
 
@@ -49,8 +57,15 @@ struct Grouping {
 /// With `max_group_rows` > 0 a group of more rows is cut into runs of at most that many positions (for partial
 /// aggregation, where a key may repeat: it spreads a big group over many blocks). Synchronizes `stream` once for
 /// the number of groups, and once or twice more when it tries the hash tables.
+/// With `dense_groups` > 0 (at most kMaxDenseGroups) and *try_hash true, a batch whose first hash table numbers at
+/// most that many groups is not sorted at all: the result has `group_of` instead of `perm` and `offsets` (groups
+/// in the order the sort would give them, `max_group_rows` ignored), for callers whose reductions are all counts
+/// and integer sums (dense_sum_supported): those then read the rows once, in input order, and add exactly.
 Grouping group_rows(const Batch& batch, const std::vector<size_t>& keys, size_t max_group_rows, bool* try_hash,
-                    gpu::Stream stream, gpu::MemoryResource& mr);
+                    size_t dense_groups, gpu::Stream stream, gpu::MemoryResource& mr);
+
+/// How many batches group_rows grouped densely since the process started (tests check that the path ran).
+size_t dense_groupings();
 
 /// Storage of a sum's input and accumulator.
 enum class SumKind : uint8_t {
@@ -67,6 +82,11 @@ enum class SumKind : uint8_t {
   kDoubleToDouble,
 };
 
+/// Whether sum_groups reduces `kind` over a dense grouping (integer inputs; float sums depend on the order).
+inline bool dense_sum_supported(SumKind kind) {
+  return kind != SumKind::kFloatToDouble && kind != SumKind::kDoubleToDouble;
+}
+
 /// Per-group outputs of a reduction. `valid_count` counts the groups whose result is not NULL; `overflow` is set
 /// to 1 when an integer accumulator overflowed (the host raises the error after reading it back).
 struct ReduceOutput {
@@ -74,9 +94,14 @@ struct ReduceOutput {
   uint32_t* validity = nullptr;  ///< zeroed bitmap (one bit per group); null for counts, which are never NULL
   unsigned long long* valid_count = nullptr;
   unsigned long long* overflow = nullptr;
+  void* dense_totals = nullptr;  ///< dense layouts only: zeroed device scratch of dense_scratch_bytes()
 };
 
+/// Bytes of the zeroed device scratch (ReduceOutput::dense_totals) each count or sum over a dense layout needs.
+size_t dense_scratch_bytes();
+
 /// out.values[g] (int64) = the number of rows of group g where `validity` is set (all rows when it is null).
+/// Counts and sums take any layout; pick and moments reductions not a dense one (`group_of`).
 void count_groups(const GroupLayout& layout, const uint8_t* validity, const ReduceOutput& out, gpu::Stream stream);
 
 /// out.values[g] = the sum of group g's valid values (accumulator of `kind`); NULL when it has none.

@@ -134,6 +134,157 @@ __global__ void sum_kernel(GroupLayout l, const In* values, const uint8_t* valid
   }
 }
 
+// Dense groupings (layout.group_of): every thread walks rows in input order (grid-strided, coalesced) with one
+// accumulator per group in registers (kMaxDenseGroups of them, selected without branches), then each warp adds its
+// totals into per-group accumulators in global memory with integer atomics, which are exact in any order. A sum
+// accumulates as a 192-bit two's complement number (an int128 and a carry count), so no partial sum can wrap; the
+// finishing kernel checks that the total fits the output type.
+
+/// Per-group global accumulator of the dense reductions: a 192-bit sum as three words (low first) and a count.
+struct DenseTotal {
+  unsigned long long words[3];
+  unsigned long long count;
+};
+
+/// The 192-bit number (value, carries) as three words: value + carries * 2^128.
+__device__ inline void to_words(int128_t value, long long carries, unsigned long long* w) {
+  const auto u = static_cast<unsigned __int128>(value);
+  w[0] = static_cast<unsigned long long>(u);
+  w[1] = static_cast<unsigned long long>(u >> 64);
+  // Sign extension of the int128 plus the carries.
+  w[2] = static_cast<unsigned long long>((value < 0 ? -1LL : 0LL) + carries);
+}
+
+/// *total += the three words w, word by word with the carries each atomic add's old value implies.
+__device__ inline void atomic_add_words(unsigned long long* total, const unsigned long long* w) {
+  unsigned long long carry = 0;
+  for (int i = 0; i < 3; ++i) {
+    const unsigned long long add = w[i] + carry;
+    const unsigned long long wrapped = add < w[i] ? 1ull : 0ull;  // w[i] + carry overflowed
+    if (i == 2) {
+      atomicAdd(&total[i], add);
+      break;
+    }
+    const unsigned long long old = atomicAdd(&total[i], add);
+    carry = wrapped + (old + add < old ? 1ull : 0ull);
+  }
+}
+
+/// Adds `v` to the 192-bit (acc, carries); exact.
+__device__ inline void add_wide(int128_t* acc, long long* carries, int128_t v) {
+  int128_t r;
+  if (add_checked(*acc, v, &r)) *carries += v >= 0 ? 1 : -1;
+  *acc = r;
+}
+
+__device__ inline int128_t shfl_down_int128(int128_t v, int offset) {
+  const auto u = static_cast<unsigned __int128>(v);
+  const unsigned long long lo = __shfl_down_sync(0xffffffffu, static_cast<unsigned long long>(u), offset);
+  const unsigned long long hi = __shfl_down_sync(0xffffffffu, static_cast<unsigned long long>(u >> 64), offset);
+  return static_cast<int128_t>((static_cast<unsigned __int128>(hi) << 64) | lo);
+}
+
+/// Counts (kCount) or sums of `values` per dense group into totals[group]. Every thread of a block reaches the
+/// warp reductions (the row loop is the only divergence).
+template <typename In, bool kCount>
+__global__ void dense_reduce_kernel(GroupLayout l, const In* values, const uint8_t* validity, DenseTotal* totals) {
+  constexpr int G = static_cast<int>(kMaxDenseGroups);
+  int128_t sum[G];
+  long long carries[G];
+  long long count[G];
+#pragma unroll
+  for (int g = 0; g < G; ++g) {
+    sum[g] = 0;
+    carries[g] = 0;
+    count[g] = 0;
+  }
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < l.rows;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    if (validity != nullptr && !bit_at(validity, i)) continue;
+    const int group = l.group_of[i];
+    if constexpr (kCount) {
+#pragma unroll
+      for (int g = 0; g < G; ++g) count[g] += group == g ? 1 : 0;
+    } else {
+      const int128_t v = static_cast<int128_t>(values[i]);
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        if (group == g) {
+          if constexpr (sizeof(In) == 16) {
+            add_wide(&sum[g], &carries[g], v);
+          } else {
+            sum[g] += v;  // at most 2^31 values below 2^63 per thread: no wrap
+          }
+          ++count[g];
+        }
+      }
+    }
+  }
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int g = 0; g < G; ++g) {
+    if (g >= static_cast<int>(l.groups)) break;  // uniform: every thread leaves at the same g
+    long long n = count[g];
+    for (int offset = 16; offset > 0; offset >>= 1) n += __shfl_down_sync(0xffffffffu, n, offset);
+    if constexpr (kCount) {
+      if (lane == 0 && n != 0) atomicAdd(&totals[g].count, static_cast<unsigned long long>(n));
+    } else {
+      int128_t acc = sum[g];
+      long long c = carries[g];
+      for (int offset = 16; offset > 0; offset >>= 1) {
+        const int128_t other = shfl_down_int128(acc, offset);
+        c += __shfl_down_sync(0xffffffffu, c, offset);
+        add_wide(&acc, &c, other);
+      }
+      if (lane == 0 && n != 0) {
+        unsigned long long w[3];
+        to_words(acc, c, w);
+        atomic_add_words(totals[g].words, w);
+        atomicAdd(&totals[g].count, static_cast<unsigned long long>(n));
+      }
+    }
+  }
+}
+
+/// The outputs of dense totals: counts, or sums of type Acc (NULL for a group without values; *overflow when a
+/// total does not fit Acc).
+template <typename Acc, bool kCount>
+__global__ void dense_finish_kernel(const DenseTotal* totals, size_t groups, ReduceOutput out) {
+  for (size_t g = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; g < groups;
+       g += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const DenseTotal& t = totals[g];
+    if constexpr (kCount) {
+      static_cast<int64_t*>(out.values)[g] = static_cast<int64_t>(t.count);
+    } else {
+      const auto value = static_cast<int128_t>((static_cast<unsigned __int128>(t.words[1]) << 64) | t.words[0]);
+      // The top word must be the sign extension of the int128 for the total to fit one.
+      bool fits = t.words[2] == (value < 0 ? ~0ull : 0ull);
+      if constexpr (sizeof(Acc) == 8) fits = fits && value >= INT64_MIN && value <= INT64_MAX;
+      static_cast<Acc*>(out.values)[g] = t.count != 0 ? static_cast<Acc>(value) : Acc{};
+      if (t.count != 0) set_valid(out, g);
+      if (!fits) *out.overflow = 1;
+    }
+  }
+}
+
+/// Blocks of the dense reductions: enough to fill the device a few times over, fewer for small batches.
+int dense_blocks(size_t rows) {
+  return static_cast<int>(std::max<size_t>(1, std::min<size_t>((rows + kThreads * 16 - 1) / (kThreads * 16), 1024)));
+}
+
+template <typename In, typename Acc, bool kCount>
+void launch_dense(const GroupLayout& l, const void* values, const uint8_t* validity, const ReduceOutput& out,
+                  gpu::Stream stream) {
+  KESTREL_CHECK_LE(l.groups, kMaxDenseGroups);
+  KESTREL_CHECK_MSG(out.dense_totals != nullptr, "dense GPU reduction without its scratch");
+  auto* totals = static_cast<DenseTotal*>(out.dense_totals);
+  dense_reduce_kernel<In, kCount><<<dense_blocks(l.rows), kThreads, 0, stream.handle()>>>(
+      l, static_cast<const In*>(values), validity, totals);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  dense_finish_kernel<Acc, kCount><<<1, 32, 0, stream.handle()>>>(totals, l.groups, out);
+  KESTREL_CUDA_CHECK_LAUNCH();
+}
+
 /// Three-way order of two non-NULL values of `c` (rows i and j): the device key order, except INTERVAL by length.
 __device__ inline int pick_compare(const DeviceKeyColumn& c, size_t i, size_t j) {
   if (c.kind == DeviceKeyKind::kInterval) {
@@ -430,8 +581,11 @@ void launch_pick(const DeviceKeyColumn& column, const GroupLayout& l, uint32_t* 
 
 }  // namespace
 
+size_t dense_scratch_bytes() { return kMaxDenseGroups * sizeof(DenseTotal); }
+
 void count_groups(const GroupLayout& layout, const uint8_t* validity, const ReduceOutput& out, gpu::Stream stream) {
   if (layout.groups == 0) return;
+  if (layout.group_of != nullptr) return launch_dense<uint8_t, int64_t, true>(layout, nullptr, validity, out, stream);
   count_small_kernel<<<blocks_for(layout.groups), kThreads, 0, stream.handle()>>>(layout, validity, out);
   KESTREL_CUDA_CHECK_LAUNCH();
   count_kernel<<<group_blocks(layout.groups), kGroupThreads, 0, stream.handle()>>>(layout, validity, out);
@@ -441,6 +595,24 @@ void count_groups(const GroupLayout& layout, const uint8_t* validity, const Redu
 void sum_groups(SumKind kind, const GroupLayout& layout, const void* values, const uint8_t* validity,
                 const ReduceOutput& out, gpu::Stream stream) {
   if (layout.groups == 0) return;
+  if (layout.group_of != nullptr) {
+    switch (kind) {
+      case SumKind::kInt8ToInt64: return launch_dense<int8_t, int64_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt16ToInt64: return launch_dense<int16_t, int64_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt32ToInt64: return launch_dense<int32_t, int64_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt64ToInt64: return launch_dense<int64_t, int64_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt8ToInt128: return launch_dense<int8_t, int128_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt16ToInt128:
+        return launch_dense<int16_t, int128_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt32ToInt128:
+        return launch_dense<int32_t, int128_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt64ToInt128:
+        return launch_dense<int64_t, int128_t, false>(layout, values, validity, out, stream);
+      case SumKind::kInt128ToInt128:
+        return launch_dense<int128_t, int128_t, false>(layout, values, validity, out, stream);
+      default: throw InternalError("sum_groups: a floating point sum over a dense grouping");
+    }
+  }
   switch (kind) {
     case SumKind::kInt8ToInt64: return launch_sum<int8_t, int64_t>(layout, values, validity, out, stream);
     case SumKind::kInt16ToInt64: return launch_sum<int16_t, int64_t>(layout, values, validity, out, stream);
@@ -460,6 +632,7 @@ void sum_groups(SumKind kind, const GroupLayout& layout, const void* values, con
 void pick_groups(PickKind kind, const DeviceKeyColumn& column, const GroupLayout& layout, uint32_t* winners,
                  gpu::Stream stream) {
   if (layout.groups == 0) return;
+  KESTREL_CHECK_MSG(layout.group_of == nullptr, "pick_groups over a dense grouping");
   KESTREL_CHECK_GT(layout.rows, size_t{0});
   switch (kind) {
     case PickKind::kMin: return launch_pick<PickKind::kMin>(column, layout, winners, stream);
@@ -470,6 +643,7 @@ void pick_groups(PickKind kind, const DeviceKeyColumn& column, const GroupLayout
 
 void moments_groups(const GroupLayout& layout, const MomentsInput& in, const MomentsOutput& out, gpu::Stream stream) {
   if (layout.groups == 0) return;
+  KESTREL_CHECK_MSG(layout.group_of == nullptr, "moments_groups over a dense grouping");
   moments_small_kernel<<<blocks_for(layout.groups), kThreads, 0, stream.handle()>>>(layout, in, out);
   KESTREL_CUDA_CHECK_LAUNCH();
   moments_kernel<<<group_blocks(layout.groups), kGroupThreads, 0, stream.handle()>>>(layout, in, out);
