@@ -128,8 +128,9 @@ class KcolDeviceRead : public GpuTest {
   }
 };
 
-// Long, compressible strings: sections big enough for zstd frames, as plain strings and as dictionaries, with NULLs,
-// read row group by row group and as one batch; a flipped byte inside a frame fails like the CPU reader.
+// Long, compressible strings: sections big enough for compressed frames (LZ4, the default, and zstd), as plain
+// strings and as dictionaries, with NULLs, read row group by row group and as one batch, and row groups of both
+// codecs in one batch; a flipped byte inside a frame fails like the CPU reader.
 TEST_F(KcolDeviceRead, CompressedStringFramesMatchTheCpuReader) {
   const size_t rows = 120000;
   std::vector<Value> text, words, ids;
@@ -149,13 +150,18 @@ TEST_F(KcolDeviceRead, CompressedStringFramesMatchTheCpuReader) {
                                    {Column::from_values(TypeId::kVarchar, text), Column::from_values(TypeId::kVarchar, words),
                                     Column::from_values(TypeId::kBigInt, ids)},
                                    rows, gpu::MemoryKind::kHost)};
-  const fs::path path = fs::temp_directory_path() / ("kestrel-kcol-frames-" + std::to_string(::getpid()) + ".kcol");
-  io::write_kcol_file(path.string(), *schema, batches, {{"row_group_size", "50000"}});
+  std::vector<std::shared_ptr<const io::KcolFile>> opened;
+  for (const std::string codec : {"lz4", "zstd"}) {
+  SCOPED_TRACE(codec);
+  const fs::path path =
+      fs::temp_directory_path() / ("kestrel-kcol-frames-" + codec + std::to_string(::getpid()) + ".kcol");
+  io::write_kcol_file(path.string(), *schema, batches, {{"row_group_size", "50000"}, {"string_compression", codec}});
   auto file = io::KcolFile::open(path.string());
+  opened.push_back(file);
   size_t compressed = 0, dictionaries = 0;
   for (size_t g = 0; g < file->num_row_groups(); ++g) {
     for (size_t c = 0; c < 2; ++c) {
-      compressed += file->footer().chunk(g, c).bytes_zstd ? 1 : 0;
+      compressed += file->footer().chunk(g, c).bytes_codec != io::kcol::BytesCodec::kNone ? 1 : 0;
       dictionaries += file->footer().chunk(g, c).encoding == io::kcol::Encoding::kDictionary ? 1 : 0;
     }
   }
@@ -171,7 +177,7 @@ TEST_F(KcolDeviceRead, CompressedStringFramesMatchTheCpuReader) {
   fs::remove(path);
   for (size_t g = 0; g < file->num_row_groups(); ++g) {
     const auto& m = file->footer().chunk(g, 0);
-    if (!m.bytes_zstd) continue;
+    if (m.bytes_codec == io::kcol::BytesCodec::kNone) continue;
     auto copy = std::make_shared<std::vector<uint8_t>>(bytes);
     (*copy)[m.offset + m.data_offset + m.data_size / 2] ^= 0x5a;
     auto bad = io::KcolFile::open_buffer(path.string(), copy);
@@ -179,6 +185,21 @@ TEST_F(KcolDeviceRead, CompressedStringFramesMatchTheCpuReader) {
     compare_whole(*bad, "frames (corrupted)");
     break;
   }
+  }
+  // Row groups of both files in one batch: a zstd batch and an LZ4 batch of nvCOMP.
+  std::vector<io::KcolPart> parts;
+  std::vector<Batch> groups;
+  for (size_t g = 0; g < opened[0]->num_row_groups(); ++g) {
+    for (const auto& file : opened) {
+      parts.emplace_back(file.get(), g);
+      groups.push_back(file->read_row_group(g, {0, 1, 2}));
+    }
+  }
+  Batch device = io::read_kcol_to_device(parts, {0, 1, 2}, opened[0]->schema(), stream(), device_mr());
+  Batch gpu = copy_batch(device, gpu::host_memory_resource(), stream());
+  stream().synchronize();
+  EXPECT_EQ(gpu.num_rows(), 2 * rows);
+  compare_batches(concat_batches(groups, opened[0]->schema()), gpu, "lz4 and zstd row groups in one batch");
 }
 
 TEST_F(KcolDeviceRead, CorpusAsKcolMatchesTheCpuReader) {

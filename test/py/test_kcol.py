@@ -95,6 +95,33 @@ def test_extension_picks_the_format_and_folders_attach(run_kestrel, source, tmp_
     assert query_csv(run_kestrel, sql.format(f"read_kcol('{table}/*.kcol')")) == expected
 
 
+def test_string_compression_option(run_kestrel, tmp_path):
+    rnd = random.Random(5)
+    words = ["quick", "furious", "pending", "deposits", "sleep", "carefully", "final", "ideas"]
+    rows = 40000
+    source = tmp_path / "words.parquet"
+    pq.write_table(pa.table({
+        "id": pa.array(range(rows), pa.int64()),
+        "comment": pa.array([None if i % 101 == 0 else " ".join(rnd.choice(words) for _ in range(8)) + f" #{i}"
+                             for i in range(rows)]),
+    }), source)
+    sql = "SELECT * FROM {} ORDER BY id"
+    expected = query_csv(run_kestrel, sql.format(f"read_parquet('{source}')"))
+    sizes = {}
+    for codec in ["none", "lz4", "zstd", "default"]:
+        target = tmp_path / f"{codec}.kcol"
+        option = "" if codec == "default" else f", STRING_COMPRESSION '{codec}'"
+        r = run_kestrel("-c", f"COPY (SELECT * FROM read_parquet('{source}')) TO '{target}' (FORMAT kcol{option})")
+        assert r.returncode == 0, r.describe()
+        assert query_csv(run_kestrel, sql.format(f"read_kcol('{target}')")) == expected, codec
+        sizes[codec] = target.stat().st_size
+    assert sizes["lz4"] * 4 < sizes["none"] * 3 and sizes["zstd"] * 4 < sizes["none"] * 3, sizes
+    assert sizes["default"] == sizes["lz4"], sizes
+    r = run_kestrel("-c", f"COPY (SELECT 1 AS x) TO '{tmp_path / 'x.kcol'}' (FORMAT kcol, STRING_COMPRESSION 'brotli')")
+    assert r.returncode != 0 and "string_compression must be" in r.stderr
+    assert not (tmp_path / "x.kcol").exists()
+
+
 def test_bad_options_are_refused(run_kestrel, tmp_path):
     r = run_kestrel("-c", f"COPY (SELECT 1 AS x) TO '{tmp_path / 'x.kcol'}' (FORMAT kcol, COMPRESSION zstd)")
     assert r.returncode != 0

@@ -18,7 +18,7 @@ def sf1_kcol(sf1, run_kestrel):
     """The SF1 tables converted to kcol by COPY (cached beside the Parquet files; the marker names the layout
     revision of docs/kcol.md, so a cache written before a layout change is rewritten)."""
     folder = sf1.parent / "sf1-kcol"
-    marker = folder / ".complete-zstd-frames"
+    marker = folder / ".complete-lz4-frames"
     if not marker.exists():
         folder.mkdir(parents=True, exist_ok=True)
         for table in tpch.TABLES:

@@ -280,6 +280,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   std::vector<kcol::UnpackJob> jobs;
   std::vector<uint64_t> starts{0};
   struct Frame {
+    kcol::BytesCodec codec;
     size_t chunk;
     const uint8_t* input;
     size_t input_bytes;
@@ -288,20 +289,20 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     const uint8_t* host_input;
   };
   std::vector<Frame> frames;
-  std::vector<kcol::ZstdFrame> table;
-  // A string section's bytes into `dst`: copied, or its zstd frames queued for decompression.
-  auto section_bytes = [&](size_t chunk_index, uint64_t offset, uint64_t size, bool zstd, uint64_t plain,
+  std::vector<kcol::BytesFrame> table;
+  // A string section's bytes into `dst`: copied, or its compressed frames queued for decompression.
+  auto section_bytes = [&](size_t chunk_index, uint64_t offset, uint64_t size, kcol::BytesCodec codec, uint64_t plain,
                            uint8_t* dst) {
     const StagedKcol::Chunk& c = staged.chunks[chunk_index];
-    if (!zstd) {
+    if (codec == kcol::BytesCodec::kNone) {
       d2d(dst, raw + c.at + offset, static_cast<size_t>(size), stream);
       return;
     }
-    if (plain > kcol::plausible_string_bytes(size) || !kcol::zstd_frames(c.host + offset, size, plain, table)) {
-      reject(c, "zstd frame table");
+    if (plain > kcol::plausible_string_bytes(size) || !kcol::bytes_frames(c.host + offset, size, plain, table)) {
+      reject(c, "compressed frame table");
     }
-    for (const kcol::ZstdFrame& f : table) {
-      frames.push_back(Frame{chunk_index, raw + c.at + offset + f.offset, static_cast<size_t>(f.size),
+    for (const kcol::BytesFrame& f : table) {
+      frames.push_back(Frame{codec, chunk_index, raw + c.at + offset + f.offset, static_cast<size_t>(f.size),
                              dst + f.plain_offset, static_cast<size_t>(f.plain_size), c.host + offset + f.offset});
     }
   };
@@ -333,11 +334,11 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
         const bool dict = m.encoding == Encoding::kDictionary;
         const uint64_t count = dict ? m.dictionary_entries : part_rows;
         const uint64_t size = dict ? m.aux2_size : m.data_size;
-        if (m.bytes_zstd) {
+        if (m.bytes_codec != kcol::BytesCodec::kNone) {
           const uint64_t plain = u64_at(c.host + m.aux_offset + count * 8);
           if (plain > kcol::plausible_string_bytes(size) ||
-              !kcol::zstd_frames(c.host + (dict ? m.aux2_offset : m.data_offset), size, plain, table)) {
-            reject(c, "zstd frame table");
+              !kcol::bytes_frames(c.host + (dict ? m.aux2_offset : m.data_offset), size, plain, table)) {
+            reject(c, "compressed frame table");
           }
         }
         if (dict) entries_total += m.dictionary_entries;
@@ -408,7 +409,8 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
       const ChunkMeta& m = *c.meta;
       const uint64_t count = dictionary ? m.dictionary_entries : staged.first_rows[p + 1] - staged.first_rows[p];
       const uint64_t section_size = dictionary ? m.aux2_size : m.data_size;
-      const uint64_t plain = m.bytes_zstd ? u64_at(c.host + m.aux_offset + count * 8) : section_size;
+      const uint64_t plain =
+          m.bytes_codec != kcol::BytesCodec::kNone ? u64_at(c.host + m.aux_offset + count * 8) : section_size;
       count_before[p + 1] = count_before[p] + count;
       bytes_before[p + 1] = bytes_before[p] + plain;
     }
@@ -425,7 +427,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
                              plain, static_cast<int64_t>(bytes_before[p]), p + 1 == part_count,
                              offsets->as<int64_t>() + count_before[p], error, stream);
       section_bytes(p * column_count + i, dictionary ? m.aux2_offset : m.data_offset,
-                    dictionary ? m.aux2_size : m.data_size, m.bytes_zstd, plain,
+                    dictionary ? m.aux2_size : m.data_size, m.bytes_codec, plain,
                     bytes->as<uint8_t>() + bytes_before[p]);
       if (dictionary) {
         kcol::UnpackJob job;
@@ -452,15 +454,26 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   }
 
   // The job table and the nvCOMP arguments go over in one pinned block. nvCOMP wants aligned buffers: frames
-  // that start or land at an odd place go through aligned scratch (copied in before, out after).
-  const bool device_zstd = !frames.empty() && gpu::device_codec_available(gpu::DeviceCodec::kZstd);
+  // that start or land at an odd place go through aligned scratch (copied in before, out after). The frames are
+  // ordered by codec, one nvCOMP batch per codec; when the device lacks a codec they all go through the host.
+  std::stable_sort(frames.begin(), frames.end(),
+                   [](const Frame& a, const Frame& b) { return a.codec < b.codec; });
+  auto device_codec = [](kcol::BytesCodec codec) {
+    return codec == kcol::BytesCodec::kZstd ? gpu::DeviceCodec::kZstd : gpu::DeviceCodec::kLz4;
+  };
+  bool device_frames = !frames.empty();
+  for (size_t f = 0; f < frames.size(); ++f) {
+    if (f == 0 || frames[f].codec != frames[f - 1].codec) {
+      device_frames = device_frames && gpu::device_codec_available(device_codec(frames[f].codec));
+    }
+  }
   struct Moved {
     uint8_t* dst;
     const uint8_t* src;
     size_t bytes;
   };
   std::vector<Moved> copy_out;
-  if (device_zstd) {
+  if (device_frames) {
     constexpr uintptr_t kAlign = 16;
     auto misaligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % kAlign != 0; };
     auto padded = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
@@ -485,7 +498,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     }
   }
   const size_t job_bytes = jobs.size() * sizeof(kcol::UnpackJob), start_bytes = starts.size() * 8;
-  const size_t frame_count = device_zstd ? frames.size() : 0;
+  const size_t frame_count = device_frames ? frames.size() : 0;
   const size_t table_bytes = job_bytes + start_bytes + frame_count * 4 * 8 + 64;
   tables = gpu::acquire_pinned(table_bytes);
   uint8_t* device_tables = alloc(table_bytes);
@@ -493,7 +506,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   std::memcpy(tables.data() + job_bytes, starts.data(), start_bytes);
   size_t frame_at = job_bytes + start_bytes;
   frame_at = (frame_at + 7) / 8 * 8;
-  if (device_zstd) {
+  if (device_frames) {
     auto* host_args = reinterpret_cast<uint64_t*>(tables.data() + frame_at);
     for (size_t f = 0; f < frame_count; ++f) {
       host_args[f] = reinterpret_cast<uint64_t>(frames[f].input);
@@ -506,26 +519,30 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
   kcol::unpack_jobs_gpu(reinterpret_cast<const kcol::UnpackJob*>(device_tables),
                         reinterpret_cast<const uint64_t*>(device_tables + job_bytes), jobs.size(), starts.back(), error,
                         stream);
-  // zstd frames: one nvCOMP batch, or the host when the device codec is missing.
+  // Compressed frames: one nvCOMP batch per codec, or the host when a device codec is missing.
   size_t* actual = nullptr;
   int* statuses = nullptr;
-  if (device_zstd) {
+  if (device_frames) {
     auto* args = reinterpret_cast<uint64_t*>(device_tables + frame_at);
     actual = reinterpret_cast<size_t*>(alloc(frame_count * sizeof(size_t)));
     statuses = reinterpret_cast<int*>(alloc(frame_count * sizeof(int)));
-    gpu::DeviceDecompressBatch batch;
-    batch.inputs = reinterpret_cast<const void* const*>(args);
-    batch.input_bytes = reinterpret_cast<const size_t*>(args + frame_count);
-    batch.outputs = reinterpret_cast<void* const*>(args + 2 * frame_count);
-    batch.output_capacity = reinterpret_cast<const size_t*>(args + 3 * frame_count);
-    batch.actual_bytes = actual;
-    batch.statuses = statuses;
-    batch.count = frame_count;
-    for (const Frame& f : frames) {
-      batch.max_output_bytes = std::max(batch.max_output_bytes, f.output_bytes);
-      batch.total_output_bytes += f.output_bytes;
+    for (size_t first = 0; first < frame_count;) {
+      size_t end = first;
+      gpu::DeviceDecompressBatch batch;
+      for (; end < frame_count && frames[end].codec == frames[first].codec; ++end) {
+        batch.max_output_bytes = std::max(batch.max_output_bytes, frames[end].output_bytes);
+        batch.total_output_bytes += frames[end].output_bytes;
+      }
+      batch.inputs = reinterpret_cast<const void* const*>(args + first);
+      batch.input_bytes = reinterpret_cast<const size_t*>(args + frame_count + first);
+      batch.outputs = reinterpret_cast<void* const*>(args + 2 * frame_count + first);
+      batch.output_capacity = reinterpret_cast<const size_t*>(args + 3 * frame_count + first);
+      batch.actual_bytes = actual + first;
+      batch.statuses = statuses + first;
+      batch.count = end - first;
+      gpu::decompress_on_device(device_codec(frames[first].codec), batch, stream, mr);
+      first = end;
     }
-    gpu::decompress_on_device(gpu::DeviceCodec::kZstd, batch, stream, mr);
     for (const Moved& m : copy_out) d2d(m.dst, m.src, m.bytes, stream);
   } else if (!frames.empty()) {
     size_t total = 0;
@@ -537,7 +554,8 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     host_frames = gpu::acquire_pinned(std::max<size_t>(total, 64));
     parallel_for(frames.size(), device_io_threads(), [&](size_t f) {
       try {
-        decompress(CompressionCodec::kZstd, {frames[f].host_input, frames[f].input_bytes},
+        decompress(frames[f].codec == kcol::BytesCodec::kZstd ? CompressionCodec::kZstd : CompressionCodec::kLz4Raw,
+                   {frames[f].host_input, frames[f].input_bytes},
                    {host_frames.data() + at[f], frames[f].output_bytes});
       } catch (const InvalidInput& e) {
         reject(staged.chunks[frames[f].chunk], e.message());
@@ -561,7 +579,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     int status;
     std::memcpy(&got, status_block.data() + 8 + f * sizeof(size_t), sizeof(size_t));
     std::memcpy(&status, status_block.data() + 8 + frame_count * sizeof(size_t) + f * sizeof(int), sizeof(int));
-    if (status != 0 || got != frames[f].output_bytes) reject(staged.chunks[frames[f].chunk], "zstd frame");
+    if (status != 0 || got != frames[f].output_bytes) reject(staged.chunks[frames[f].chunk], std::string(kcol::bytes_codec_name(frames[f].codec)) + " frame");
   }
   uint32_t flagged;
   std::memcpy(&flagged, status_block.data(), sizeof(flagged));

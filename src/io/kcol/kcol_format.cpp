@@ -64,7 +64,10 @@ std::vector<uint8_t> encode_footer(const Footer& f) {
   }
   for (uint64_t rows : f.row_group_rows) put_u64(out, rows);
   for (const ChunkMeta& m : f.chunks) {
-    const uint64_t encoding = static_cast<uint64_t>(m.encoding) | (m.bytes_zstd ? kZstdBytesFlag : 0);
+    const uint64_t encoding = static_cast<uint64_t>(m.encoding) |
+                              (m.bytes_codec == BytesCodec::kZstd  ? kZstdBytesFlag
+                               : m.bytes_codec == BytesCodec::kLz4 ? kLz4BytesFlag
+                                                                   : 0);
     for (uint64_t v : {m.offset, m.size, encoding, m.null_count, m.validity_offset,
                        m.validity_size, m.blocks_offset, m.block_count, m.data_offset, m.data_size, m.aux_offset,
                        m.aux_size, m.aux2_offset, m.aux2_size, m.dictionary_entries, static_cast<uint64_t>(m.min),
@@ -114,11 +117,15 @@ Footer decode_footer(const uint8_t* data, size_t size) {
     m.offset = r.u(8);
     m.size = r.u(8);
     const uint64_t encoding = r.u(8);
-    const uint64_t base = encoding & ~kZstdBytesFlag;
-    if (base > 3) throw InvalidInput("unknown chunk encoding " + std::to_string(encoding));
+    const uint64_t base = encoding & ~(kZstdBytesFlag | kLz4BytesFlag);
+    if (base > 3 || ((encoding & kZstdBytesFlag) != 0 && (encoding & kLz4BytesFlag) != 0)) {
+      throw InvalidInput("unknown chunk encoding " + std::to_string(encoding));
+    }
     m.encoding = static_cast<Encoding>(base);
-    m.bytes_zstd = (encoding & kZstdBytesFlag) != 0;
-    if (m.bytes_zstd && m.encoding != Encoding::kStrings && m.encoding != Encoding::kDictionary) {
+    m.bytes_codec = (encoding & kZstdBytesFlag) != 0  ? BytesCodec::kZstd
+                    : (encoding & kLz4BytesFlag) != 0 ? BytesCodec::kLz4
+                                                      : BytesCodec::kNone;
+    if (m.bytes_codec != BytesCodec::kNone && m.encoding != Encoding::kStrings && m.encoding != Encoding::kDictionary) {
       throw InvalidInput("compressed bytes in a chunk without strings");
     }
     m.null_count = r.u(8);
@@ -185,21 +192,30 @@ void unpack_block(const uint32_t* words, size_t count, int64_t base, int width, 
   }
 }
 
-bool zstd_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vector<ZstdFrame>& frames) {
+const char* bytes_codec_name(BytesCodec codec) {
+  switch (codec) {
+    case BytesCodec::kNone: return "none";
+    case BytesCodec::kZstd: return "zstd";
+    case BytesCodec::kLz4: return "lz4";
+  }
+  return "?";
+}
+
+bool bytes_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vector<BytesFrame>& frames) {
   frames.clear();
   if (size < 8) return false;
   uint64_t count;
   std::memcpy(&count, section, 8);
-  if (plain > UINT64_MAX - kZstdFramePlain) return false;
-  if (count != (plain + kZstdFramePlain - 1) / kZstdFramePlain || count > (size - 8) / 8) return false;
+  if (plain > UINT64_MAX - kFramePlain) return false;
+  if (count != (plain + kFramePlain - 1) / kFramePlain || count > (size - 8) / 8) return false;
   uint64_t at = 8 + 8 * count;
   frames.reserve(static_cast<size_t>(count));
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t n;
     std::memcpy(&n, section + 8 + 8 * i, 8);
     if (n == 0 || n > size - at) return false;
-    const uint64_t plain_at = i * kZstdFramePlain;
-    frames.push_back(ZstdFrame{at, n, plain_at, std::min(kZstdFramePlain, plain - plain_at)});
+    const uint64_t plain_at = i * kFramePlain;
+    frames.push_back(BytesFrame{at, n, plain_at, std::min(kFramePlain, plain - plain_at)});
     at += n;
   }
   return at == size;

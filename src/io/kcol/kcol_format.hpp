@@ -28,6 +28,10 @@ struct BlockHeader {
   uint64_t word = 0;   ///< first u32 word of the block, from the chunk's data offset
 };
 
+/// The compression of a chunk's string bytes. Each frame is a zstd frame, or one raw LZ4 block.
+enum class BytesCodec : uint8_t { kNone, kZstd, kLz4 };
+const char* bytes_codec_name(BytesCodec codec);
+
 /// Where the sections of one column chunk lie (offsets from the chunk's start).
 struct ChunkMeta {
   uint64_t offset = 0, size = 0;
@@ -40,28 +44,30 @@ struct ChunkMeta {
   uint64_t aux2_offset = 0, aux2_size = 0;
   uint64_t dictionary_entries = 0;
   int64_t min = 0, max = 0;
-  /// The string bytes (STRINGS: data; DICTIONARY: aux2) are zstd frames (kept in the encoding word's bit 8).
-  bool bytes_zstd = false;
+  /// How the string bytes (STRINGS: data; DICTIONARY: aux2) are stored: plain, or frames of zstd or LZ4 (kept in
+  /// the encoding word's bits 8 and 9).
+  BytesCodec bytes_codec = BytesCodec::kNone;
 };
 
-/// The encoding word's flag for zstd-compressed string bytes.
+/// The encoding word's flags for compressed string bytes (at most one is set).
 constexpr uint64_t kZstdBytesFlag = 0x100;
-/// Plain bytes per zstd frame of a compressed string section (the last frame holds the rest): frames decompress
+constexpr uint64_t kLz4BytesFlag = 0x200;
+/// Plain bytes per frame of a compressed string section (the last frame holds the rest): frames decompress
 /// independently, on host threads or as one batch on the GPU.
-constexpr uint64_t kZstdFramePlain = uint64_t{256} << 10;
+constexpr uint64_t kFramePlain = uint64_t{256} << 10;
 /// One frame of a compressed string section: its bytes (relative to the section) and what it decompresses to.
-struct ZstdFrame {
+struct BytesFrame {
   uint64_t offset = 0, size = 0;
   uint64_t plain_offset = 0, plain_size = 0;
 };
 /// The frames of a compressed section of `size` bytes at `section` that holds `plain` bytes: a u64 frame count F
-/// (which must be ceil(plain / kZstdFramePlain)), F u64 frame sizes, then the frames back to back, filling the
+/// (which must be ceil(plain / kFramePlain)), F u64 frame sizes, then the frames back to back, filling the
 /// section. False when the table does not describe the section.
-bool zstd_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vector<ZstdFrame>& frames);
+bool bytes_frames(const uint8_t* section, uint64_t size, uint64_t plain, std::vector<BytesFrame>& frames);
 /// The most a compressed string section may expand to; the writer leaves bigger sections uncompressed.
 constexpr uint64_t kMaxCompressedStringBytes = uint64_t{256} << 20;
 /// The decompressed size a section of `compressed` bytes may claim before it counts as corrupt: generous (zstd
-/// turns repeated strings into almost nothing) but it keeps a flipped bit from asking for gigabytes.
+/// and LZ4 turn repeated strings into almost nothing) but it keeps a flipped bit from asking for gigabytes.
 inline uint64_t plausible_string_bytes(uint64_t compressed) {
   const uint64_t by_ratio = compressed * 4096 > (uint64_t{16} << 20) ? compressed * 4096 : (uint64_t{16} << 20);
   return by_ratio < kMaxCompressedStringBytes ? by_ratio : kMaxCompressedStringBytes;

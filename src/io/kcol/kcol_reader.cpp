@@ -96,19 +96,20 @@ ColumnPtr string_column(const uint8_t* offsets_bytes, size_t count, const uint8_
 }
 
 /// The string bytes of a section: as they lie, or zstd-decompressed to the `plain_size` the offsets end at.
-std::vector<uint8_t> section_bytes(const uint8_t* data, uint64_t size, bool zstd, uint64_t plain_size) {
-  if (!zstd) return std::vector<uint8_t>(data, data + size);
+std::vector<uint8_t> section_bytes(const uint8_t* data, uint64_t size, kcol::BytesCodec codec, uint64_t plain_size) {
+  if (codec == kcol::BytesCodec::kNone) return std::vector<uint8_t>(data, data + size);
   if (plain_size > kcol::plausible_string_bytes(size)) {
     fail("compressed strings of " + std::to_string(size) + " bytes claim " + std::to_string(plain_size));
   }
-  std::vector<kcol::ZstdFrame> frames;
-  if (!kcol::zstd_frames(data, size, plain_size, frames)) {
+  std::vector<kcol::BytesFrame> frames;
+  if (!kcol::bytes_frames(data, size, plain_size, frames)) {
     fail("the frame table of compressed strings (" + std::to_string(size) + " bytes holding " +
          std::to_string(plain_size) + ") does not fit");
   }
   std::vector<uint8_t> plain(static_cast<size_t>(plain_size));
-  for (const kcol::ZstdFrame& f : frames) {
-    decompress(CompressionCodec::kZstd, {data + f.offset, static_cast<size_t>(f.size)},
+  for (const kcol::BytesFrame& f : frames) {
+    decompress(codec == kcol::BytesCodec::kZstd ? CompressionCodec::kZstd : CompressionCodec::kLz4Raw,
+               {data + f.offset, static_cast<size_t>(f.size)},
                {plain.data() + f.plain_offset, static_cast<size_t>(f.plain_size)});
   }
   return plain;
@@ -173,7 +174,7 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       if (m.aux_offset % 8 != 0) fail("misaligned dictionary offsets");
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "dictionary offsets");
       const uint8_t* stored = section(chunk, m.aux2_offset, m.aux2_size, "dictionary bytes");
-      const std::vector<uint8_t> plain = section_bytes(stored, m.aux2_size, m.bytes_zstd,
+      const std::vector<uint8_t> plain = section_bytes(stored, m.aux2_size, m.bytes_codec,
                                                        last_offset(offsets, static_cast<size_t>(entries)));
       const uint8_t* bytes = plain.data();
       ColumnPtr dictionary = string_column(offsets, static_cast<size_t>(entries), bytes, plain.size(), "dictionary");
@@ -202,7 +203,7 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       if (m.aux_offset % 8 != 0) fail("misaligned string offsets");
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "string offsets");
       const uint8_t* stored = section(chunk, m.data_offset, m.data_size, "string bytes");
-      const std::vector<uint8_t> plain = section_bytes(stored, m.data_size, m.bytes_zstd, last_offset(offsets, rows));
+      const std::vector<uint8_t> plain = section_bytes(stored, m.data_size, m.bytes_codec, last_offset(offsets, rows));
       return with_validity(string_column(offsets, rows, plain.data(), plain.size(), "string"));
     }
   }

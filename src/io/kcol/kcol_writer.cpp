@@ -110,7 +110,8 @@ void encode_packed(const std::vector<int64_t>& values, const std::vector<uint8_t
   out.meta.data_size = words.size() * 4;
 }
 
-EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>& slices, size_t rows) {
+EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>& slices, size_t rows,
+                          kcol::BytesCodec string_codec) {
   EncodedChunk out;
   const LogicalType& type = info.type;
   std::vector<uint8_t> valid(rows, 1);
@@ -198,17 +199,20 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
     }
     offsets_at = append_section(out.bytes, offsets.data(), offsets.size());
     offsets_size = offsets.size() * 8;
-    // zstd only where it pays: big sections that shrink by a quarter or more.
-    if (bytes.size() >= kCompressMinBytes && bytes.size() <= kcol::kMaxCompressedStringBytes) {
-      // Frames of kZstdFramePlain bytes behind a table of their sizes (docs/kcol.md).
-      const size_t frames = static_cast<size_t>((bytes.size() + kcol::kZstdFramePlain - 1) / kcol::kZstdFramePlain);
+    // Compressed only where it pays: big sections that shrink by a quarter or more.
+    if (string_codec != kcol::BytesCodec::kNone && bytes.size() >= kCompressMinBytes &&
+        bytes.size() <= kcol::kMaxCompressedStringBytes) {
+      const CompressionCodec codec =
+          string_codec == kcol::BytesCodec::kZstd ? CompressionCodec::kZstd : CompressionCodec::kLz4Raw;
+      // Frames of kFramePlain bytes behind a table of their sizes (docs/kcol.md).
+      const size_t frames = static_cast<size_t>((bytes.size() + kcol::kFramePlain - 1) / kcol::kFramePlain);
       std::vector<uint8_t> packed(8 + 8 * frames);
       const uint64_t count = frames;
       std::memcpy(packed.data(), &count, 8);
       for (size_t f = 0; f < frames; ++f) {
-        const size_t at = f * kcol::kZstdFramePlain;
-        const size_t n = std::min<size_t>(kcol::kZstdFramePlain, bytes.size() - at);
-        std::vector<uint8_t> frame = compress(CompressionCodec::kZstd, {bytes.data() + at, n}, 1);
+        const size_t at = f * kcol::kFramePlain;
+        const size_t n = std::min<size_t>(kcol::kFramePlain, bytes.size() - at);
+        std::vector<uint8_t> frame = compress(codec, {bytes.data() + at, n}, codec == CompressionCodec::kZstd ? 1 : 0);
         const uint64_t frame_size = frame.size();
         std::memcpy(packed.data() + 8 + 8 * f, &frame_size, 8);
         packed.insert(packed.end(), frame.begin(), frame.end());
@@ -216,7 +220,7 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
       // Kept only if it pays and readers will accept its ratio.
       if (packed.size() * 4 < bytes.size() * 3 && bytes.size() <= kcol::plausible_string_bytes(packed.size())) {
         bytes = std::move(packed);
-        out.meta.bytes_zstd = true;
+        out.meta.bytes_codec = string_codec;
       }
     }
     bytes_at = append_section(out.bytes, bytes.data(), bytes.size());
@@ -469,6 +473,7 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
                        gpu::MemoryResource* device_mr) {
   const std::string prefix = "kcol file '" + path + "': ";
   size_t row_group_rows = kDefaultRowGroupRows;
+  kcol::BytesCodec string_codec = kcol::BytesCodec::kLz4;
   for (const auto& [name, value] : options) {
     std::string key = name;
     std::transform(key.begin(), key.end(), key.begin(), ::tolower);
@@ -477,6 +482,18 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
       const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
       if (value.empty() || *end != '\0' || v == 0) throw InvalidInput(prefix + "row_group_size must be a positive integer");
       row_group_rows = static_cast<size_t>(v);
+    } else if (key == "string_compression") {
+      std::string v = value;
+      std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+      if (v == "none") {
+        string_codec = kcol::BytesCodec::kNone;
+      } else if (v == "zstd") {
+        string_codec = kcol::BytesCodec::kZstd;
+      } else if (v == "lz4") {
+        string_codec = kcol::BytesCodec::kLz4;
+      } else {
+        throw InvalidInput(prefix + "string_compression must be 'lz4', 'zstd' or 'none', not '" + value + "'");
+      }
     } else {
       throw InvalidInput(prefix + "no option '" + name + "' for kcol files");
     }
@@ -530,7 +547,8 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
     }
 #endif
     if (device) throw NotImplemented(prefix + "this build of Kestrel has no GPU support");
-    chunks[i] = encode_chunk(footer.columns[c], groups[g][c], static_cast<size_t>(footer.row_group_rows[g]));
+    chunks[i] = encode_chunk(footer.columns[c], groups[g][c], static_cast<size_t>(footer.row_group_rows[g]),
+                             string_codec);
   });
 
   namespace fs = std::filesystem;
