@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "exec/expr/evaluate.hpp"
 #include "exec/expr/evaluate_gpu.hpp"
 #include "exec/expr/evaluate_gpu_support.hpp"
@@ -215,6 +217,33 @@ TEST_F(GpuExprTest, CaseCastDates) {
   run_all({}, kSizes);
   EXPECT_GT(compared_, 0u);
   EXPECT_GT(errors_, 0u);
+}
+
+// LIKE over strings whose blocks of 256 rows hold few bytes (staged in shared memory), many (read in place: rows of
+// up to 400 bytes), and both, with matches near the ends of strings and NULLs.
+TEST_F(GpuExprTest, LikeOverShortAndLongStrings) {
+  std::mt19937_64 rng(17);
+  const char* words[] = {"special", "requests", "pending", "spec", "quests", "x"};
+  for (size_t rows : {size_t{1}, size_t{300}, size_t{5000}, size_t{70000}}) {
+    std::vector<Value> text;
+    for (size_t r = 0; r < rows; ++r) {
+      // Long rows in some stretches of 1000 rows, short ones elsewhere.
+      const size_t words_per_row = (r / 1000) % 3 == 1 ? 30 + rng() % 40 : rng() % 6;
+      std::string t;
+      for (size_t w = 0; w < words_per_row; ++w) t += std::string(w ? " " : "") + words[rng() % 6];
+      text.push_back(rng() % 23 == 0 ? Value::null(TypeId::kVarchar) : Value::varchar(t));
+    }
+    const std::vector<Field> fields = {{"t", TypeId::kVarchar}};
+    Batch host(std::make_shared<Schema>(fields), {Column::from_values(TypeId::kVarchar, text)}, rows,
+               gpu::MemoryKind::kHost);
+    Batch device = copy_batch(host, device_mr(), stream());
+    for (const char* pattern : {"%special%requests%", "%requests", "special%", "%x%", "%spec_al%", "x", ""}) {
+      for (auto f : {ScalarFunction::kLike, ScalarFunction::kNotLike}) {
+        expect_same(*fn(f, TypeId::kBoolean, {col(host, "t"), lit(Value::varchar(pattern))}), host, device);
+      }
+    }
+  }
+  EXPECT_EQ(compared_, 4u * 7u * 2u);
 }
 
 TEST_F(GpuExprTest, Strings) {
