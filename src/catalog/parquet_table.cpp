@@ -23,7 +23,8 @@ io::PredicateOp to_io(PruneOp op) {
 /// Smaller of two statistics values of the same type (Value has no ordering of its own here).
 bool less_than(const Value& a, const Value& b) {
   switch (a.type().id()) {
-    case TypeId::kVarchar: return a.as_string() < b.as_string();
+    case TypeId::kVarchar:
+    case TypeId::kVarbinary: return a.as_string() < b.as_string();
     case TypeId::kReal:
     case TypeId::kDouble: return a.as_double() < b.as_double();
     case TypeId::kDecimal: return a.as_int128() < b.as_int128();
@@ -123,7 +124,7 @@ double ParquetTable::scan_bytes_per_row(const std::vector<size_t>& columns) cons
   double decoded = 0;
   for (size_t c : columns) {
     const LogicalType& type = schema()->field(c).type;
-    decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
+    decoded += type.is_variable_width() ? 24.0 : static_cast<double>(type.physical_width());
   }
   return stored + uncompressed + decoded;
 }

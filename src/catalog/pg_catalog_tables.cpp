@@ -22,6 +22,7 @@ struct PgType {
 /// The types the PostgreSQL server reports for Kestrel's types (server/pg_types.cpp, which this must agree with).
 constexpr PgType kPgTypes[] = {
     {16, "bool", 1, "boolean", 1000},
+    {17, "bytea", -1, "bytea", 1001},
     {20, "int8", 8, "bigint", 1016},
     {21, "int2", 2, "smallint", 1005},
     {23, "int4", 4, "integer", 1007},
@@ -56,6 +57,7 @@ int32_t pg_type_oid(const LogicalType& type) {
     case TypeId::kTimestamp: return 1114;
     case TypeId::kInterval: return 1186;
     case TypeId::kVarchar: return 1043;
+    case TypeId::kVarbinary: return 17;
     case TypeId::kNull: return 25;
   }
   return 25;

@@ -166,6 +166,7 @@ std::string sql_standard_type_name(const LogicalType& type) {
     case TypeId::kTimestamp: return "timestamp without time zone";
     case TypeId::kInterval: return "interval";
     case TypeId::kVarchar: return "character varying";
+    case TypeId::kVarbinary: return "bytea";
   }
   return "unknown";
 }
@@ -186,6 +187,7 @@ std::string trino_type_name(const LogicalType& type) {
     case TypeId::kTimestamp: return "timestamp(6)";
     case TypeId::kInterval: return "interval day to second";
     case TypeId::kVarchar: return "varchar";
+    case TypeId::kVarbinary: return "varbinary";
   }
   return "unknown";
 }

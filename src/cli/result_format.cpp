@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "common/binary_encoding.hpp"
+
 namespace kestrel::cli {
 
 namespace {
@@ -98,6 +100,11 @@ nlohmann::json json_value(const Value& v) {
     case TypeId::kReal:
     case TypeId::kDouble: return v.as_double();
     case TypeId::kDecimal: return nlohmann::json::parse(v.to_string());
+    case TypeId::kVarbinary: {  // bytes in JSON: base64, as the Trino protocol sends them
+      std::string text;
+      append_base64(text, v.as_string(), false);
+      return text;
+    }
     default: return v.to_string();
   }
 }

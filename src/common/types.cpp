@@ -32,7 +32,8 @@ size_t LogicalType::physical_width() const {
     case TypeId::kDate: return 4;
     case TypeId::kTimestamp: return 8;
     case TypeId::kInterval: return 16;
-    case TypeId::kVarchar: return 0;
+    case TypeId::kVarchar:
+    case TypeId::kVarbinary: return 0;
   }
   return 0;
 }
@@ -67,6 +68,7 @@ std::string LogicalType::to_string() const {
     case TypeId::kTimestamp: return "TIMESTAMP";
     case TypeId::kInterval: return "INTERVAL";
     case TypeId::kVarchar: return "VARCHAR";
+    case TypeId::kVarbinary: return "VARBINARY";
   }
   return "?";
 }

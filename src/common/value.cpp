@@ -75,6 +75,14 @@ Value Value::varchar(std::string s) {
   return v;
 }
 
+Value Value::varbinary(std::string bytes) {
+  Value v;
+  v.type_ = TypeId::kVarbinary;
+  v.null_ = false;
+  v.data_ = std::move(bytes);
+  return v;
+}
+
 int128_t Value::as_int128() const {
   if (auto p = std::get_if<int128_t>(&data_)) return *p;
   return std::get<int64_t>(data_);
@@ -96,6 +104,7 @@ std::string Value::to_string() const {
     case TypeId::kTimestamp: return format_timestamp(as_int64());
     case TypeId::kInterval: return format_interval(as_interval());
     case TypeId::kVarchar: return as_string();
+    case TypeId::kVarbinary: return format_varbinary(as_string());
   }
   return "?";
 }
@@ -119,6 +128,19 @@ std::string format_double(double v) {
     if (std::strtod(buf, nullptr) == v) break;
   }
   return buf;
+}
+
+std::string format_varbinary(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 3);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i > 0) out.push_back(' ');
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
 }
 
 }  // namespace kestrel

@@ -9,7 +9,7 @@
 namespace kestrel {
 
 /// A typed scalar that may be NULL. Integral types, DATE, TIMESTAMP and narrow DECIMAL store int64; wide DECIMAL
-/// stores int128; REAL and DOUBLE store double; VARCHAR stores std::string.
+/// stores int128; REAL and DOUBLE store double; VARCHAR and VARBINARY store std::string (VARBINARY's any bytes).
 class Value {
  public:
   /// An untyped NULL.
@@ -28,6 +28,7 @@ class Value {
   static Value timestamp(int64_t micros);
   static Value interval(Interval v);
   static Value varchar(std::string v);
+  static Value varbinary(std::string bytes);
 
   const LogicalType& type() const { return type_; }
   bool is_null() const { return null_; }
@@ -40,7 +41,7 @@ class Value {
   const std::string& as_string() const { return std::get<std::string>(data_); }
   const Interval& as_interval() const { return std::get<Interval>(data_); }
 
-  /// The value as text, the way the CLI prints it (NULL as "NULL").
+  /// The value as text, the way the CLI prints it (NULL as "NULL"; VARBINARY as hex bytes, `00 ff`).
   std::string to_string() const;
 
   friend bool operator==(const Value& a, const Value& b);

@@ -1,5 +1,7 @@
 #include "server/pg_types.hpp"
 
+#include "common/binary_encoding.hpp"
+
 namespace kestrel::server::pg {
 
 PgColumnType pg_column_type(const LogicalType& type) {
@@ -16,6 +18,7 @@ PgColumnType pg_column_type(const LogicalType& type) {
     case TypeId::kTimestamp: return {TypeOid::kTimestamp, 8, -1};
     case TypeId::kInterval: return {TypeOid::kInterval, 16, -1};
     case TypeId::kVarchar: return {TypeOid::kVarchar, -1, -1};
+    case TypeId::kVarbinary: return {TypeOid::kBytea, -1, -1};
     case TypeId::kNull: return {TypeOid::kText, -1, -1};  // an untyped NULL column reads as text, as in PostgreSQL
   }
   return {};
@@ -29,6 +32,12 @@ std::string pg_text(const Value& value) {
       std::string text = value.to_string();
       // PostgreSQL prints integral floats without a fraction ("3", not "3.0").
       if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+      return text;
+    }
+    case TypeId::kVarbinary: {
+      // bytea's hex text form: \x and two lower-case digits a byte.
+      std::string text = "\\x";
+      append_hex(text, value.as_string(), false);
       return text;
     }
     default: return value.to_string();

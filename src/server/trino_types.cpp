@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/binary_encoding.hpp"
 #include "common/temporal.hpp"
 
 namespace kestrel::server::trino {
@@ -123,6 +124,8 @@ std::string trino_type_name(const TrinoColumn& column) {
       break;
     case TypeId::kVarchar:
       return "varchar";
+    case TypeId::kVarbinary:
+      return "varbinary";
   }
   return "varchar";
 }
@@ -175,6 +178,11 @@ nlohmann::json trino_value(const Value& value, const TrinoColumn& column) {
       break;
     case TypeId::kVarchar:
       return value.as_string();
+    case TypeId::kVarbinary: {  // the Trino protocol sends varbinary values in base64
+      std::string text;
+      append_base64(text, value.as_string(), false);
+      return text;
+    }
     case TypeId::kDecimal:  // Trino sends decimals as text so that no digit is lost
     case TypeId::kDate:
       return value.to_string();

@@ -154,7 +154,7 @@ void export_column(const Field& field, ColumnPtr column, ArrowArray* out) {
   }
   if (!data->made.empty()) {
     data->buffers.push_back(data->made.back()->data());
-  } else if (field.type.id() == TypeId::kVarchar) {
+  } else if (field.type.is_variable_width()) {
     data->buffers.push_back(or_empty(column->offsets()->data()));
     data->buffers.push_back(or_empty(column->values() ? column->values()->data() : nullptr));
   } else {
@@ -232,6 +232,7 @@ std::string export_format(const LogicalType& type) {
     case TypeId::kTimestamp: return "tsu:";
     case TypeId::kInterval: return "tin";
     case TypeId::kVarchar: return "U";
+    case TypeId::kVarbinary: return "Z";
   }
   throw InternalError("Arrow export of type " + type.to_string());
 }

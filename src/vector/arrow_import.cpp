@@ -261,7 +261,7 @@ ColumnPtr import_strings(const ArrowColumnSource& src, const std::vector<Slice>&
     off[row + 1] = off[row] + n;
     ++row;
   });
-  return finish(TypeId::kVarchar, rows, std::move(validity), std::move(chars), std::move(offsets));
+  return finish(src.type, rows, std::move(validity), std::move(chars), std::move(offsets));
 }
 
 ColumnPtr import_fixed(const ArrowColumnSource& src, const std::vector<Slice>& slices, size_t rows) {
@@ -296,7 +296,7 @@ ColumnPtr import_fixed(const ArrowColumnSource& src, const std::vector<Slice>& s
 
 ColumnPtr import_column(const ArrowColumnSource& src, const std::vector<Slice>& slices, size_t rows) {
   for (const Slice& s : slices) check_array(src, *s.array);
-  return src.type.id() == TypeId::kVarchar ? import_strings(src, slices, rows) : import_fixed(src, slices, rows);
+  return src.type.is_variable_width() ? import_strings(src, slices, rows) : import_fixed(src, slices, rows);
 }
 
 /// An array (a record batch) taken from the stream, released when dropped, and how many of its rows are imported.

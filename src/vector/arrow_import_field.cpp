@@ -85,6 +85,9 @@ void describe_values(ArrowColumnSource& out, std::string_view f) {
       {"tin", S::kIntervalMonthDayNano, TypeId::kInterval, false},
       {"u", S::kUtf8, TypeId::kVarchar, false},     {"U", S::kLargeUtf8, TypeId::kVarchar, false},
       {"vu", S::kUtf8View, TypeId::kVarchar, false},
+      // Binary arrays have the layouts of the string arrays.
+      {"z", S::kUtf8, TypeId::kVarbinary, false},   {"Z", S::kLargeUtf8, TypeId::kVarbinary, false},
+      {"vz", S::kUtf8View, TypeId::kVarbinary, false},
   };
   for (const auto& s : kSimple) {
     if (f == s.format) {

@@ -50,6 +50,15 @@ ColumnPtr Column::make_dictionary(LogicalType type, size_t length, BufferPtr ind
                       std::move(indices), nullptr, std::move(dictionary));
 }
 
+ColumnPtr Column::retyped(const ColumnPtr& column, LogicalType type) {
+  KESTREL_CHECK_MSG(column->type().is_variable_width() && type.is_variable_width(),
+                    "retyped " << column->type().to_string() << " as " << type.to_string());
+  if (column->type() == type) return column;
+  ColumnPtr dictionary = column->dictionary_ ? retyped(column->dictionary_, type) : nullptr;
+  return from_buffers(type, column->encoding_, column->length_, column->null_count_, column->validity_,
+                      column->values_, column->offsets_, std::move(dictionary));
+}
+
 ColumnPtr Column::from_buffers(LogicalType type, ColumnEncoding encoding, size_t length, size_t null_count,
                                BufferPtr validity, BufferPtr values, BufferPtr offsets, ColumnPtr dictionary) {
   ColumnPtr column(new Column());
@@ -93,6 +102,7 @@ Value Column::value_at(size_t row) const {
   require_host(*this, "Column::value_at");
   if (!is_valid(row)) return Value::null(type_);
   if (type_.id() == TypeId::kVarchar) return Value::varchar(std::string(string_at(row)));
+  if (type_.id() == TypeId::kVarbinary) return Value::varbinary(std::string(string_at(row)));
   KESTREL_CHECK_MSG(encoding_ == ColumnEncoding::kPlain, "dictionary encoding of " << type_.to_string());
   switch (type_.id()) {
     case TypeId::kBoolean: return Value::boolean(data<uint8_t>()[row] != 0);
@@ -175,10 +185,11 @@ ColumnPtr Column::from_values(LogicalType type, const std::vector<Value>& values
     }
   }
   ColumnPtr column;
-  if (type.id() == TypeId::kVarchar) {
+  if (type.is_variable_width()) {
     size_t bytes = 0;
     for (const Value& v : values) bytes += v.is_null() ? 0 : v.as_string().size();
     column = make_string(values.size(), bytes, nullable, mr, gpu::Stream::host());
+    column->type_ = type;
     int64_t* off = column->mutable_offsets();
     char* chars = column->values_->as<char>();
     off[0] = 0;

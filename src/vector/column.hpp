@@ -1,7 +1,7 @@
 #pragma once
 /// Columns in Arrow's layout, on the host or the device: an optional validity bitmap (absent when there are no
-/// nulls), a values buffer for fixed-width types, int64 offsets plus UTF-8 bytes for strings, or int32 indices into
-/// a dictionary column for dictionary-encoded strings.
+/// nulls), a values buffer for fixed-width types, int64 offsets plus bytes for VARCHAR (UTF-8) and VARBINARY, or
+/// int32 indices into a dictionary column for dictionary-encoded strings.
 
 #include <memory>
 #include <string_view>
@@ -36,6 +36,9 @@ class Column {
   /// the given validity.
   static ColumnPtr make_dictionary(LogicalType type, size_t length, BufferPtr indices, BufferPtr validity,
                                    size_t null_count, ColumnPtr dictionary);
+  /// `column` (VARCHAR or VARBINARY, plain or dictionary) as `type` of the same layout, sharing its buffers: how
+  /// to_utf8 / from_utf8 and the casts between the two types reinterpret bytes without copying them.
+  static ColumnPtr retyped(const ColumnPtr& column, LogicalType type);
   /// Assembles a column from existing buffers (used by transfers and readers).
   static ColumnPtr from_buffers(LogicalType type, ColumnEncoding encoding, size_t length, size_t null_count,
                                 BufferPtr validity, BufferPtr values, BufferPtr offsets, ColumnPtr dictionary);

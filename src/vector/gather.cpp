@@ -90,7 +90,7 @@ ColumnPtr gather_column(const Column& column, const RowIndices& indices, gpu::Me
     return Column::make_dictionary(column.type(), indices.size(), gather_values(*column.values(), 4, indices, mr),
                                    std::move(validity), nulls, column.dictionary());
   }
-  if (column.type().id() == TypeId::kVarchar) return gather_strings(column, indices, mr, std::move(validity), nulls);
+  if (column.type().is_variable_width()) return gather_strings(column, indices, mr, std::move(validity), nulls);
   return Column::from_buffers(column.type(), ColumnEncoding::kPlain, indices.size(), nulls, std::move(validity),
                               gather_values(*column.values(), column.type().physical_width(), indices, mr), nullptr,
                               nullptr);
@@ -131,7 +131,7 @@ Batch concat_batches(const std::vector<Batch>& batches, const SchemaPtr& schema,
     }
     bool any_nulls = false;
     for (const auto& b : batches) any_nulls |= b.column(c)->null_count() > 0;
-    if (type.id() == TypeId::kVarchar) {
+    if (type.is_variable_width()) {
       // NULL rows hold no string: their values are not read (a dictionary column's code of a NULL row need not
       // name an entry, and an all-NULL column's dictionary can be empty).
       size_t bytes = 0;
@@ -139,7 +139,7 @@ Batch concat_batches(const std::vector<Batch>& batches, const SchemaPtr& schema,
         const Column& col = *b.column(c);
         for (size_t i = 0; i < col.length(); ++i) bytes += col.is_valid(i) ? col.string_at(i).size() : 0;
       }
-      auto out = Column::make_string(rows, bytes, any_nulls, mr, gpu::Stream::host());
+      auto out = Column::retyped(Column::make_string(rows, bytes, any_nulls, mr, gpu::Stream::host()), type);
       int64_t* o = out->mutable_offsets();
       char* chars = out->values()->as<char>();
       uint8_t* valid = out->mutable_validity();
@@ -188,8 +188,8 @@ Batch slice_batch(const Batch& batch, size_t offset, size_t count) {
 
 ColumnPtr null_column(const LogicalType& type, size_t rows, gpu::MemoryResource& mr) {
   ColumnPtr column;
-  if (type.id() == TypeId::kVarchar) {
-    column = Column::make_string(rows, 0, true, mr, gpu::Stream::host());
+  if (type.is_variable_width()) {
+    column = Column::retyped(Column::make_string(rows, 0, true, mr, gpu::Stream::host()), type);
     std::memset(column->mutable_offsets(), 0, (rows + 1) * sizeof(int64_t));
   } else {
     LogicalType t = type.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : type;

@@ -98,6 +98,12 @@ def test_each_type_arrives_as_its_python_type(conn):
     assert conn.execute("SELECT INTERVAL '3' DAY").fetchone() == (datetime.timedelta(days=3),)
 
 
+def test_varbinary_arrives_as_bytea(conn):
+    cur = conn.execute("SELECT X'00ff41' AS b, X'' AS e, CAST(NULL AS VARBINARY) AS n")
+    assert [column.type_code for column in cur.description] == [17, 17, 17]
+    assert cur.fetchone() == (b"\x00\xffA", b"", None)
+
+
 def test_error_has_sqlstate_and_position(conn):
     with pytest.raises(psycopg.errors.UndefinedColumn) as caught:
         conn.execute("SELECT i4, nope FROM typed")

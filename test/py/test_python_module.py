@@ -192,12 +192,22 @@ def test_arrow_import_conversions(con):
 
 
 def test_register_refuses_types_kestrel_lacks(kestrel, con):
-    with pytest.raises(kestrel.FeatureNotSupportedError, match="column 'blob' has the Arrow type binary"):
-        con.register("t", pa.table({"ok": [1], "blob": pa.array([b"x"], pa.binary())}))
+    with pytest.raises(kestrel.FeatureNotSupportedError, match="column 'blob' has the Arrow type fixed_size_binary"):
+        con.register("t", pa.table({"ok": [1], "blob": pa.array([b"xy"], pa.binary(2))}))
     with pytest.raises(kestrel.NotSupportedError, match="column 'l' has the Arrow type list"):
         con.register("t", pa.table({"l": [[1, 2]]}))
     with pytest.raises(kestrel.ProgrammingError, match="no __arrow_c_stream__"):
         con.register("t", object())
+
+
+def test_varbinary_is_bytes_in_python_and_arrow(kestrel, con):
+    con.register("t", pa.table({"b": pa.array([b"\x00\xff", None, b""], pa.binary())}))
+    result = con.sql("SELECT b, length(b) AS n FROM t")
+    assert result.fetchall() == [(b"\x00\xff", 2), (None, None), (b"", 0)]
+    table = con.sql("SELECT b, X'0a' AS x FROM t").arrow()
+    assert table.schema.field("b").type == pa.large_binary()
+    assert table.column("b").to_pylist() == [b"\x00\xff", None, b""]
+    assert table.column("x").to_pylist() == [b"\n"] * 3
 
 
 def test_register_replaces_and_unregister(kestrel, con):

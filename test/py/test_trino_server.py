@@ -143,6 +143,15 @@ def test_wire_forms_of_values(server):
     assert body["stats"]["state"] == "FINISHED" and "nextUri" not in body
 
 
+def test_varbinary_is_base64_on_the_wire(server, cursor):
+    body = _post(server, "SELECT X'00ff41' AS b, X'' AS e, CAST(NULL AS VARBINARY) AS n")
+    assert [c["type"] for c in body["columns"]] == ["varbinary"] * 3
+    assert body["columns"][0]["typeSignature"] == {"rawType": "varbinary", "arguments": []}
+    assert body["data"] == [["AP9B", "", None]]
+    cursor.execute("SELECT to_utf8('kestrel')")
+    assert cursor.fetchall() == [[b"kestrel"]]
+
+
 def test_intervals(cursor):
     cursor.execute("SELECT INTERVAL '1 day' + INTERVAL '2 hours' + INTERVAL '3 seconds' AS ds, -INTERVAL '2 hours' AS neg, "
                    "CAST(NULL AS INTERVAL) AS n, INTERVAL '-14 months' AS ym, INTERVAL '1 month 1 day' AS mixed")

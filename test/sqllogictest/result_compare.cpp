@@ -169,7 +169,7 @@ std::string finish_md5(MD5_CTX& context) {
 std::string render_value(const Value& value, char type_letter) {
   if (value.is_null()) return "NULL";
   TypeId id = value.type().id();
-  if (id == TypeId::kVarchar && value.as_string().empty()) return "(empty)";
+  if (value.type().is_variable_width() && value.as_string().empty()) return "(empty)";
   switch (type_letter) {
     case 'I':
       if (is_number_or_bool(id)) return render_integer(value);

@@ -51,7 +51,7 @@ void compare_loop(const Operand& x, const Operand& y, uint8_t* out, size_t rows,
 template <ScalarFunction F>
 void compare_typed(const Operand& x, const Operand& y, uint8_t* out, size_t rows) {
   const LogicalType& type = x.column->type();
-  if (type.id() == TypeId::kVarchar) {
+  if (type.is_variable_width()) {  // bytewise, unsigned: UTF-8 order for VARCHAR
     const int64_t* xo = x.column->offsets()->as<int64_t>();
     const int64_t* yo = y.column->offsets()->as<int64_t>();
     const char* xc = x.column->data<char>();

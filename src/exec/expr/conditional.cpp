@@ -32,7 +32,7 @@ void pick_extreme(const std::vector<Operand>& args, size_t rows, bool greatest, 
 Operand greatest_least(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
   const bool greatest = e.function == ScalarFunction::kGreatest;
   std::vector<RowSource> src(rows);
-  if (e.type.id() == TypeId::kVarchar) {
+  if (e.type.is_variable_width()) {
     pick_extreme(args, rows, greatest,
                  [](const Operand& a, const Operand& b, size_t i) { return a.string_at(i) < b.string_at(i); }, src);
   } else {

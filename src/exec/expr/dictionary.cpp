@@ -20,7 +20,7 @@ ColumnPtr gather_plain(const Column& src, Index&& index, size_t n, RowValid&& ro
     valid[i] = row_valid(i) && (src_valid == nullptr || bits::get(src_valid, index(i)));
   }
   Validity validity = validity_from_bytes(valid.data(), n, mr);
-  if (src.type().id() == TypeId::kVarchar) {
+  if (src.type().is_variable_width()) {
     const int64_t* off = src.offsets()->as<int64_t>();
     const char* chars = src.data<char>();
     StringColumnBuilder builder(n, 0);
@@ -32,7 +32,7 @@ ColumnPtr gather_plain(const Column& src, Index&& index, size_t n, RowValid&& ro
       const size_t r = index(i);
       builder.append(std::string_view(chars + off[r], static_cast<size_t>(off[r + 1] - off[r])));
     }
-    return builder.finish(std::move(validity), mr);
+    return builder.finish(std::move(validity), mr, src.type());
   }
   ColumnPtr out = make_output(src.type(), n, std::move(validity), mr);
   dispatch_fixed(src.type(), [&](auto tag) {
@@ -84,7 +84,7 @@ ColumnPtr gather_rows(const Column& column, const uint32_t* rows, size_t n, gpu:
 
 ColumnPtr spread_dictionary_result(const Column& encoded, const ColumnPtr& per_entry, gpu::MemoryResource& mr) {
   KESTREL_CHECK(encoded.is_dictionary());
-  if (per_entry->type().id() == TypeId::kVarchar && per_entry->null_count() == 0 && !per_entry->is_dictionary()) {
+  if (per_entry->type().is_variable_width() && per_entry->null_count() == 0 && !per_entry->is_dictionary()) {
     return Column::make_dictionary(per_entry->type(), encoded.length(), encoded.values(), encoded.validity(),
                                    encoded.null_count(), per_entry);
   }

@@ -97,11 +97,11 @@ ColumnPtr materialize(const Operand& operand, size_t rows, gpu::MemoryResource& 
     std::memset(validity.bitmap->data(), 0, validity.bitmap->size());
     validity.null_count = rows;
   }
-  if (c.type().id() == TypeId::kVarchar) {
+  if (c.type().is_variable_width()) {
     const std::string_view s = valid ? c.string_at(0) : std::string_view();
     StringColumnBuilder builder(rows, s.size() * rows);
     for (size_t i = 0; i < rows; ++i) builder.append(s);
-    return builder.finish(std::move(validity), mr);
+    return builder.finish(std::move(validity), mr, c.type());
   }
   ColumnPtr out = make_output(c.type(), rows, std::move(validity), mr);
   const size_t width = c.type().physical_width();
@@ -121,13 +121,14 @@ StringColumnBuilder::StringColumnBuilder(size_t rows, size_t reserve_bytes) : ro
   chars_.reserve(reserve_bytes);
 }
 
-ColumnPtr StringColumnBuilder::finish(Validity validity, gpu::MemoryResource& mr) {
+ColumnPtr StringColumnBuilder::finish(Validity validity, gpu::MemoryResource& mr, const LogicalType& type) {
+  KESTREL_CHECK(type.is_variable_width());
   KESTREL_CHECK_EQ(offsets_.size(), rows_ + 1);
   BufferPtr offsets = Buffer::allocate(offsets_.size() * sizeof(int64_t), mr, gpu::Stream::host());
   std::memcpy(offsets->data(), offsets_.data(), offsets_.size() * sizeof(int64_t));
   BufferPtr chars = Buffer::allocate(chars_.size(), mr, gpu::Stream::host());
   if (!chars_.empty()) std::memcpy(chars->data(), chars_.data(), chars_.size());
-  return Column::from_buffers(LogicalType(TypeId::kVarchar), ColumnEncoding::kPlain, rows_, validity.null_count,
+  return Column::from_buffers(type, ColumnEncoding::kPlain, rows_, validity.null_count,
                               std::move(validity.bitmap), std::move(chars), std::move(offsets), nullptr);
 }
 
@@ -137,7 +138,7 @@ ColumnPtr assemble_rows(const LogicalType& type, const std::vector<Operand>& pie
   std::vector<uint8_t> valid(n);
   for (size_t i = 0; i < n; ++i) valid[i] = src[i].piece != kNullPiece && pieces[src[i].piece].valid(src[i].pos);
   Validity validity = validity_from_bytes(valid.data(), n, mr);
-  if (type.id() == TypeId::kVarchar) {
+  if (type.is_variable_width()) {
     StringColumnBuilder builder(n, 0);
     for (size_t i = 0; i < n; ++i) {
       if (valid[i]) {
@@ -146,7 +147,7 @@ ColumnPtr assemble_rows(const LogicalType& type, const std::vector<Operand>& pie
         builder.append_null();
       }
     }
-    return builder.finish(std::move(validity), mr);
+    return builder.finish(std::move(validity), mr, type);
   }
   ColumnPtr out = make_output(type, n, std::move(validity), mr);
   dispatch_fixed(type, [&](auto tag) {

@@ -36,7 +36,7 @@ struct Operand {
   std::string_view string_at(size_t row) const { return column->string_at(index(row)); }
 };
 
-/// Fast access to the strings of a plain VARCHAR operand (a constant reads its one value for every row).
+/// Fast access to the strings of a plain VARCHAR or VARBINARY operand (a constant reads its one value for every row).
 class StringReader {
  public:
   /// A reader over `o`; for a non-VARCHAR operand the reader is empty and must not be read.
@@ -90,7 +90,7 @@ ColumnPtr constant_column(const Value& value, const LogicalType& type, gpu::Memo
 /// Repeats a constant operand to `rows` rows; a non-constant operand is returned as is.
 ColumnPtr materialize(const Operand& operand, size_t rows, gpu::MemoryResource& mr);
 
-/// Builds a plain VARCHAR column row by row.
+/// Builds a plain VARCHAR (or VARBINARY) column row by row.
 class StringColumnBuilder {
  public:
   StringColumnBuilder(size_t rows, size_t reserve_bytes);
@@ -103,7 +103,7 @@ class StringColumnBuilder {
   /// Access to the chars for in-place writers: append bytes, then `finish_row()`.
   std::string& chars() { return chars_; }
   void finish_row() { offsets_.push_back(static_cast<int64_t>(chars_.size())); }
-  ColumnPtr finish(Validity validity, gpu::MemoryResource& mr);
+  ColumnPtr finish(Validity validity, gpu::MemoryResource& mr, const LogicalType& type = TypeId::kVarchar);
 
  private:
   size_t rows_;

@@ -135,8 +135,25 @@ struct FakeStream {
   }
 };
 
+TEST(ArrowBridge, VarbinaryRoundTripsAsLargeBinary) {
+  const std::vector<Value> values = {Value::varbinary(std::string("\x00\xff", 2)), Value::null(TypeId::kVarbinary),
+                                     Value::varbinary("")};
+  const Batch batch(std::make_shared<Schema>(std::vector<Field>{{"b", TypeId::kVarbinary, true}}),
+                    {Column::from_values(TypeId::kVarbinary, values)}, values.size(), gpu::MemoryKind::kHost);
+  ArrowArrayStream stream;
+  arrow::export_stream(batch.schema(), {batch}, &stream);
+  ArrowSchema schema;
+  ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
+  EXPECT_STREQ(schema.children[0]->format, "Z");
+  schema.release(&schema);
+  auto imported = arrow::import_stream(&stream, 100);
+  ASSERT_EQ(imported.batches.size(), 1u);
+  EXPECT_EQ(imported.schema->field(0).type, LogicalType(TypeId::kVarbinary));
+  for (size_t r = 0; r < values.size(); ++r) EXPECT_EQ(imported.batches[0].column(0)->value_at(r), values[r]) << r;
+}
+
 TEST(ArrowBridge, RefusesTypesKestrelLacksNamingTheColumn) {
-  for (const char* format : {"z", "+l", "ttu", "w:4", "d:40,2,256"}) {
+  for (const char* format : {"+m", "+l", "ttu", "w:4", "d:40,2,256"}) {
     FakeStream fake{format};
     ArrowArrayStream stream{FakeStream::get_schema, nullptr, nullptr,
                             [](ArrowArrayStream* s) { s->release = nullptr; }, &fake};
