@@ -117,6 +117,8 @@ class Lexer {
     if ((c == 'e' || c == 'E') && peek(1) == '\'') {
       advance();
       scan_string(token, /*backslash_escapes=*/true);
+    } else if ((c == 'x' || c == 'X') && peek(1) == '\'') {
+      scan_binary_string(token);
     } else if (is_word_start(c)) {
       scan_word(token);
     } else if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
@@ -201,6 +203,31 @@ class Lexer {
       // SQL joins string constants separated by whitespace that contains a newline: 'ab'\n'cd' is 'abcd'.
       if (backslash_escapes || !continues_on_next_line()) return;
     }
+  }
+
+  /// X'00ff': hex digits in either case, two per byte; white space between digits is ignored.
+  void scan_binary_string(Token& token) {
+    advance();  // the X
+    scan_string(token, /*backslash_escapes=*/false);
+    token.type = TokenType::kBinaryString;
+    std::string bytes;
+    int high = -1;
+    for (const char c : token.text) {
+      if (is_space(c)) continue;
+      const char h = to_lower(c);
+      const int digit = is_digit(h) ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10 : -1;
+      if (digit < 0) {
+        fail("invalid hexadecimal digit '" + std::string(1, c) + "' in binary literal", token.position);
+      }
+      if (high < 0) {
+        high = digit;
+      } else {
+        bytes.push_back(static_cast<char>(high * 16 + digit));
+        high = -1;
+      }
+    }
+    if (high >= 0) fail("binary literal must have an even number of hexadecimal digits", token.position);
+    token.text = std::move(bytes);
   }
 
   /// Skips to a continuation quote when whitespace with a newline separates it from the closed string.

@@ -35,6 +35,9 @@ ExprPtr SqlParser::parse_primary() {
     case TokenType::kDecimal: advance(); return make_literal(token.position, LiteralKind::kDecimal, token.text);
     case TokenType::kFloat: advance(); return make_literal(token.position, LiteralKind::kFloat, token.text);
     case TokenType::kString: advance(); return make_literal(token.position, LiteralKind::kString, token.text);
+    case TokenType::kBinaryString:
+      advance();
+      return make_literal(token.position, LiteralKind::kBinary, token.text);
     case TokenType::kParameter: {
       advance();
       auto node = make_node<Parameter>(token.position);

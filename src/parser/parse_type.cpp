@@ -32,7 +32,7 @@ std::optional<LogicalType> simple_type(std::string_view name) {
       {"INTERVAL", TypeId::kInterval}, {"VARCHAR", TypeId::kVarchar}, {"TEXT", TypeId::kVarchar},
       {"STRING", TypeId::kVarchar},  {"CHAR", TypeId::kVarchar},      {"CHARACTER", TypeId::kVarchar},
       {"CHARACTER VARYING", TypeId::kVarchar},                        {"BPCHAR", TypeId::kVarchar},
-      {"NVARCHAR", TypeId::kVarchar},
+      {"NVARCHAR", TypeId::kVarchar},  {"VARBINARY", TypeId::kVarbinary},
   };
   for (const auto& entry : kTypes) {
     if (entry.name == name) return LogicalType(entry.id);

@@ -133,6 +133,16 @@ void SqlPrinter::print(const Expr& expr) {
         case LiteralKind::kNull: out_ += "NULL"; return;
         case LiteralKind::kBoolean: out_ += literal.boolean_value() ? "TRUE" : "FALSE"; return;
         case LiteralKind::kString: out_ += quote_string(literal.text); return;
+        case LiteralKind::kBinary: {
+          static constexpr char kDigits[] = "0123456789ABCDEF";
+          out_ += "X'";
+          for (const char c : literal.text) {
+            out_ += kDigits[static_cast<unsigned char>(c) >> 4];
+            out_ += kDigits[static_cast<unsigned char>(c) & 15];
+          }
+          out_ += '\'';
+          return;
+        }
         default: out_ += literal.text; return;
       }
     }

@@ -19,6 +19,7 @@ enum class TokenType : uint8_t {
   kDecimal,           ///< 1.5, .5, 3.
   kFloat,             ///< 1e10, 2.5E-3
   kString,            ///< 'text' or E'text', unescaped
+  kBinaryString,      ///< X'00ff': the bytes the hex digits spell
   kParameter,         ///< $1 (text "1") or ? (text empty)
   kOperator,          ///< + - * / % || = <> != < <= > >= :: => ( ) , . ;
   kEnd,               ///< end of input
@@ -27,7 +28,7 @@ enum class TokenType : uint8_t {
 /// One token with its position.
 struct Token {
   TokenType type = TokenType::kEnd;
-  /// kWord: lower-case; kQuotedIdentifier and kString: unescaped value; numbers: as written; kOperator: the
+  /// kWord: lower-case; kQuotedIdentifier and kString: unescaped value; kBinaryString: the bytes; numbers: as written; kOperator: the
   /// operator ("<>" for both <> and !=); kParameter: the digits after $ or empty for ?.
   std::string text;
   /// The token's exact source text, for messages ("unexpected 'SELEC'"); points into the parsed string.

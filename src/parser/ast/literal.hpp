@@ -17,6 +17,7 @@ enum class LiteralKind : uint8_t {
   kDecimal,  ///< digits with a point and no exponent: `1.50`, `.5`, `3.`; typed DECIMAL by the binder
   kFloat,    ///< with an exponent: `1e10`, `2.5E-3`; typed DOUBLE by the binder
   kString,   ///< '...' or E'...'; `text` is the value after unescaping
+  kBinary,   ///< X'00ff'; `text` holds the bytes; typed VARBINARY by the binder
 };
 
 /// A literal. Numbers keep their text exactly as written so the binder can type them exactly (1.50 is

@@ -47,7 +47,10 @@ ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<S
   if (expr->type == target) return expr;
   if (expr->kind == ExprKind::kConstant && expr->constant.is_null()) return make_constant(Value::null(target));
   if (!can_cast_explicitly(expr->type, target)) {
-    throw BinderError("cannot cast " + expr->type.to_string() + " to " + target.to_string(), pos, "42846");
+    const bool bytes_to_text = expr->type.id() == TypeId::kVarbinary && target.id() == TypeId::kVarchar;
+    throw BinderError("cannot cast " + expr->type.to_string() + " to " + target.to_string() +
+                          (bytes_to_text ? " (from_utf8 decodes UTF-8 bytes)" : ""),
+                      pos, "42846");
   }
   auto cast = make_cast(std::move(expr), target);
   const_cast<Expr&>(*cast).position = pos;

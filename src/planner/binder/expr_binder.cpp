@@ -488,6 +488,7 @@ ExprPtr ExprBinder::bind_literal(const ast::Literal& lit) {
     case ast::LiteralKind::kNull: return make_constant(Value());
     case ast::LiteralKind::kBoolean: return make_constant(Value::boolean(lit.boolean_value()));
     case ast::LiteralKind::kString: return make_constant(Value::varchar(lit.text));
+    case ast::LiteralKind::kBinary: return make_constant(Value::varbinary(lit.text));
     case ast::LiteralKind::kFloat: return make_constant(Value::double_value(std::strtod(lit.text.c_str(), nullptr)));
     case ast::LiteralKind::kInteger: {
       std::string digits = lit.text[0] == '-' || lit.text[0] == '+' ? lit.text.substr(1) : lit.text;
@@ -744,6 +745,14 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
     resolve_aggregate(call.name, bind(*call.args[0], input), call.position, a);
   }
   if (!call.star) a.argument = filtered(a.argument);
+  if (a.result_type.id() == TypeId::kVarbinary) {
+    // min, max and any_value of VARBINARY keep their values in the VARCHAR states (the same layout, compared
+    // bytewise): the bytes go in as VARCHAR and the result is read back as VARBINARY. These casts only relabel the
+    // bytes; the binder refuses the same casts written in SQL.
+    a.argument = make_cast(a.argument, TypeId::kVarchar);
+    a.result_type = TypeId::kVarchar;
+    return make_cast(register_call(agg, std::move(a)), TypeId::kVarbinary);
+  }
   return register_call(agg, std::move(a));
 }
 
@@ -778,6 +787,7 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
   inner.window = nullptr;
   inner.clause = "a window function (they cannot be nested)";
   WindowCall w;
+  bool bytes = false;  // a VARBINARY aggregate computed as VARCHAR, its result read back as VARBINARY
   if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank") {
     if (!call.args.empty() || call.star) {
       throw BinderError("window function " + call.name + " takes no arguments", call.position, "42883");
@@ -826,6 +836,12 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
       }
       resolve_aggregate(call.name, bind(*call.args[0], inner), call.position, w.aggregate);
     }
+    if (w.aggregate.result_type.id() == TypeId::kVarbinary) {
+      // As for the aggregates (bind_aggregate): VARBINARY values through the VARCHAR states, read back as bytes.
+      w.aggregate.argument = make_cast(w.aggregate.argument, TypeId::kVarchar);
+      w.aggregate.result_type = TypeId::kVarchar;
+      bytes = true;
+    }
     w.result_type = w.aggregate.result_type;
   } else {
     throw BinderError("OVER specified, but " + call.name + " is not a window function nor an aggregate function",
@@ -855,12 +871,13 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
   }
   WindowBinding& win = *ctx.window;
   const std::string key = w.to_string();
+  auto result = [&](ExprPtr ref) { return bytes ? make_cast(std::move(ref), TypeId::kVarbinary) : ref; };
   for (size_t k = 0; k < win.keys.size(); ++k) {
-    if (win.keys[k] == key) return win.ref(k);
+    if (win.keys[k] == key) return result(win.ref(k));
   }
   win.calls.push_back(std::move(w));
   win.keys.push_back(key);
-  return win.ref(win.calls.size() - 1);
+  return result(win.ref(win.calls.size() - 1));
 }
 
 ExprPtr ExprBinder::bind_grouping(const ast::FunctionCall& call, const ExprBindContext& ctx) {

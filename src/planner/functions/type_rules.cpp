@@ -88,6 +88,11 @@ bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
 
 bool can_cast_explicitly(const LogicalType& from, const LogicalType& to) {
   if (from == to || from.id() == TypeId::kNull) return true;
+  // VARCHAR casts to VARBINARY (its UTF-8 bytes); nothing else, VARCHAR included, casts from or to VARBINARY
+  // (Presto: bytes become text through from_utf8).
+  if (from.id() == TypeId::kVarbinary || to.id() == TypeId::kVarbinary) {
+    return from.id() == TypeId::kVarchar && to.id() == TypeId::kVarbinary;
+  }
   if (from.id() == TypeId::kVarchar || to.id() == TypeId::kVarchar) return true;
   if (from.is_numeric() && to.is_numeric()) return true;
   const TypeId x = from.id();

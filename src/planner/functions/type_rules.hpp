@@ -32,7 +32,8 @@ std::optional<LogicalType> common_super_type(const std::vector<LogicalType>& typ
 bool can_implicitly_cast(const LogicalType& from, const LogicalType& to);
 
 /// True when `CAST(x AS to)` of a `from` value is allowed at all (it may still fail at runtime on bad data):
-/// numeric <-> numeric, BOOLEAN <-> integers, VARCHAR <-> anything, DATE <-> TIMESTAMP, NULL -> anything.
+/// numeric <-> numeric, BOOLEAN <-> integers, VARCHAR <-> anything but VARBINARY, VARCHAR -> VARBINARY,
+/// DATE <-> TIMESTAMP, NULL -> anything.
 bool can_cast_explicitly(const LogicalType& from, const LogicalType& to);
 
 /// The DECIMAL an integer type converts to: DECIMAL(3,0) for TINYINT ... DECIMAL(19,0) for BIGINT. A DECIMAL is

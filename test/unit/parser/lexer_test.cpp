@@ -15,6 +15,10 @@ std::string kinds(std::string_view sql) {
       case TokenType::kDecimal: out += "d:" + token.text; break;
       case TokenType::kFloat: out += "f:" + token.text; break;
       case TokenType::kString: out += "s:" + token.text; break;
+      case TokenType::kBinaryString:
+        out += "x:";
+        for (const char c : token.text) out += std::to_string(static_cast<uint8_t>(c)) + ".";
+        break;
       case TokenType::kParameter: out += "p:" + token.text; break;
       case TokenType::kOperator: out += "o:" + token.text; break;
       case TokenType::kEnd: out += "end"; break;
@@ -82,6 +86,17 @@ TEST(Lexer, Positions) {
   EXPECT_EQ(tokens[6].end_offset, tokens[6].position.offset + 4);
   EXPECT_EQ(tokens[7].type, TokenType::kEnd);
   EXPECT_EQ(tokens[7].position.offset, tokens[6].end_offset);
+}
+
+TEST(Lexer, BinaryStrings) {
+  EXPECT_EQ(kinds("X'00ff' x'7F80' X''"), "x:0.255. x:127.128. x: end ");
+  // White space between digits is ignored; a word that only starts with x stays a word.
+  EXPECT_EQ(kinds("X'01 0 2'"), "x:1.2. end ");
+  EXPECT_EQ(kinds("xy 'a'"), "w:xy s:a end ");
+  EXPECT_EQ(kinds("x 'a'"), "w:x s:a end ");
+  EXPECT_EQ(lex_error("SELECT X'0g'"), "1:8: invalid hexadecimal digit 'g' in binary literal");
+  EXPECT_EQ(lex_error("SELECT\n  x'abc'"), "2:3: binary literal must have an even number of hexadecimal digits");
+  EXPECT_EQ(lex_error("SELECT X'00"), "1:8: unterminated quoted string");
 }
 
 TEST(Lexer, Errors) {

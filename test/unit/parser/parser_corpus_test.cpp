@@ -90,8 +90,6 @@ TEST(ParserCorpus, TpchQueriesParse) {
 
 /// Records that are not valid PostgreSQL either, by file:line, with the reason.
 const std::map<std::string, std::string> kInvalidForPostgres = {
-    {"in1.test:314", "x'303132' is a bit-string literal in PostgreSQL (Kestrel has no BIT type) and bit = integer has no operator there"},
-    {"in1.test:325", "x'303132' is a bit-string literal in PostgreSQL (Kestrel has no BIT type) and bit = integer has no operator there"},
     {"in2.test:82", "an empty IN list is a syntax error in PostgreSQL"},
     {"in2.test:89", "an empty IN list is a syntax error in PostgreSQL"},
     {"in2.test:96", "an empty IN list is a syntax error in PostgreSQL"},

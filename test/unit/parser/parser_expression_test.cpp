@@ -19,6 +19,16 @@ TEST(ParserExpression, Literals) {
   EXPECT_EQ(expr_sql("'it''s'"), "'it''s'");
 }
 
+TEST(ParserExpression, BinaryLiterals) {
+  auto expr = parse_expression("X'00fF'");
+  ASSERT_TRUE(expr->is<ast::Literal>());
+  EXPECT_EQ(expr->as<ast::Literal>().literal_kind, ast::LiteralKind::kBinary);
+  EXPECT_EQ(expr->as<ast::Literal>().text, std::string("\x00\xff", 2));
+  EXPECT_EQ(expr_sql("x'0a 0B'"), "X'0A0B'");
+  EXPECT_EQ(expr_sql("X''"), "X''");
+  EXPECT_EQ(expr_sql("X'01' || x'02'"), "(X'01' || X'02')");
+}
+
 TEST(ParserExpression, SignIsFoldedIntoNumbers) {
   auto expr = parse_expression("-9223372036854775808");
   ASSERT_TRUE(expr->is<ast::Literal>());
