@@ -48,6 +48,10 @@ endif()
 add_library(kestrel_tls INTERFACE)
 target_link_libraries(kestrel_tls INTERFACE ${KESTREL_SSL_LIB} ${KESTREL_CRYPTO_LIB} ${CMAKE_DL_LIBS} Threads::Threads)
 
+# The digests of the CPU evaluator (md5, sha1, sha256, sha512): OpenSSL's libcrypto alone.
+add_library(kestrel_crypto INTERFACE)
+target_link_libraries(kestrel_crypto INTERFACE ${KESTREL_CRYPTO_LIB} ${CMAKE_DL_LIBS} Threads::Threads)
+
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   add_library(CLI11::CLI11 INTERFACE IMPORTED)

@@ -151,6 +151,24 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kToMilliseconds: return "to_milliseconds";
     case ScalarFunction::kParseDuration: return "parse_duration";
     case ScalarFunction::kYearOfWeek: return "year_of_week";
+    case ScalarFunction::kToUtf8: return "to_utf8";
+    case ScalarFunction::kFromUtf8: return "from_utf8";
+    case ScalarFunction::kToHex: return "to_hex";
+    case ScalarFunction::kFromHex: return "from_hex";
+    case ScalarFunction::kToBase64: return "to_base64";
+    case ScalarFunction::kFromBase64: return "from_base64";
+    case ScalarFunction::kToBase64Url: return "to_base64url";
+    case ScalarFunction::kFromBase64Url: return "from_base64url";
+    case ScalarFunction::kMd5: return "md5";
+    case ScalarFunction::kSha1: return "sha1";
+    case ScalarFunction::kSha256: return "sha256";
+    case ScalarFunction::kSha512: return "sha512";
+    case ScalarFunction::kXxhash64: return "xxhash64";
+    case ScalarFunction::kCrc32: return "crc32";
+    case ScalarFunction::kToBigEndian64: return "to_big_endian_64";
+    case ScalarFunction::kFromBigEndian64: return "from_big_endian_64";
+    case ScalarFunction::kToBigEndian32: return "to_big_endian_32";
+    case ScalarFunction::kFromBigEndian32: return "from_big_endian_32";
   }
   return "?";
 }
@@ -200,6 +218,11 @@ std::string join_children(const Expr& e, const char* separator, size_t from = 0)
 std::string Expr::to_string() const {
   switch (kind) {
     case ExprKind::kConstant:
+      if (type.id() == TypeId::kVarbinary && !constant.is_null()) {
+        std::string hex = constant.to_string();
+        std::erase(hex, ' ');
+        return "X'" + hex + "'";
+      }
       return type.id() == TypeId::kVarchar && !constant.is_null() ? "'" + constant.to_string() + "'"
                                                                   : constant.to_string();
     case ExprKind::kColumnRef:

@@ -130,6 +130,17 @@ enum class ScalarFunction : uint16_t {
   kToMilliseconds,        ///< to_milliseconds: INTERVAL -> BIGINT
   kParseDuration,         ///< parse_duration: VARCHAR ('3.5h') -> INTERVAL
   kYearOfWeek,            ///< year_of_week: DATE or TIMESTAMP -> BIGINT ISO week-numbering year
+  // Presto's binary functions (CPU only). length, ||/concat, substring, reverse, lpad and rpad also take VARBINARY
+  // (in bytes); their evaluation looks at the argument type.
+  kToUtf8,                ///< to_utf8: VARCHAR -> VARBINARY of its UTF-8 bytes
+  kFromUtf8,              ///< from_utf8(VARBINARY[, replace]) -> VARCHAR; invalid UTF-8 replaced (U+FFFD default)
+  kToHex, kFromHex,       ///< VARBINARY <-> VARCHAR of hex digits
+  kToBase64, kFromBase64, kToBase64Url, kFromBase64Url,  ///< VARBINARY <-> VARCHAR (RFC 4648 alphabets)
+  kMd5, kSha1, kSha256, kSha512,  ///< VARBINARY -> VARBINARY digest
+  kXxhash64,              ///< VARBINARY -> VARBINARY of the 8-byte big-endian XXH64 (seed 0)
+  kCrc32,                 ///< VARBINARY -> BIGINT CRC-32
+  kToBigEndian64, kFromBigEndian64,  ///< BIGINT <-> 8-byte VARBINARY
+  kToBigEndian32, kFromBigEndian32,  ///< INTEGER <-> 4-byte VARBINARY
 };
 
 /// False for functions whose value is not determined by their arguments (random): they are never folded into a

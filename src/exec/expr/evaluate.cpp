@@ -163,6 +163,24 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kToMilliseconds:
     case ScalarFunction::kParseDuration:
     case ScalarFunction::kYearOfWeek: return presto_more_kernel(e, args, rows, ctx);
+    case ScalarFunction::kToUtf8:
+    case ScalarFunction::kFromUtf8:
+    case ScalarFunction::kToHex:
+    case ScalarFunction::kFromHex:
+    case ScalarFunction::kToBase64:
+    case ScalarFunction::kFromBase64:
+    case ScalarFunction::kToBase64Url:
+    case ScalarFunction::kFromBase64Url:
+    case ScalarFunction::kMd5:
+    case ScalarFunction::kSha1:
+    case ScalarFunction::kSha256:
+    case ScalarFunction::kSha512:
+    case ScalarFunction::kXxhash64:
+    case ScalarFunction::kCrc32:
+    case ScalarFunction::kToBigEndian64:
+    case ScalarFunction::kFromBigEndian64:
+    case ScalarFunction::kToBigEndian32:
+    case ScalarFunction::kFromBigEndian32: return binary_kernel(e, args, rows, ctx);
     case ScalarFunction::kTry: break;  // eval_function evaluates it (eval_try)
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));
@@ -199,7 +217,17 @@ bool per_entry_safe(ScalarFunction f) {
     case ScalarFunction::kUrlExtractQuery:
     case ScalarFunction::kUrlExtractFragment:
     case ScalarFunction::kUrlExtractPort:
-    case ScalarFunction::kUrlExtractParameter: return true;
+    case ScalarFunction::kUrlExtractParameter:
+    case ScalarFunction::kToUtf8:
+    case ScalarFunction::kToHex:
+    case ScalarFunction::kToBase64:
+    case ScalarFunction::kToBase64Url:
+    case ScalarFunction::kMd5:
+    case ScalarFunction::kSha1:
+    case ScalarFunction::kSha256:
+    case ScalarFunction::kSha512:
+    case ScalarFunction::kXxhash64:
+    case ScalarFunction::kCrc32: return true;
     default: return false;
   }
 }

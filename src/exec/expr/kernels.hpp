@@ -39,6 +39,9 @@ Operand presto_math_kernel(const plan::Expr& e, const std::vector<Operand>& args
 /// trail, url_encode / url_decode, from_iso8601_date, to_iso8601, to_milliseconds, parse_duration and
 /// year_of_week (presto_more_funcs.cpp).
 Operand presto_more_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// Presto's binary functions: to_utf8, from_utf8, hex and base64, digests, xxhash64, crc32, the big-endian
+/// conversions, and reverse, lpad and rpad of VARBINARY (binary_funcs.cpp).
+Operand binary_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// LIKE and NOT LIKE.
 Operand like_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp, truncate, cbrt, log2.

@@ -199,6 +199,7 @@ Operand presto_string_kernel(const plan::Expr& e, const std::vector<Operand>& ar
   if (std::any_of(args.begin(), args.end(), [](const Operand& a) { return a.is_null_constant(); })) {
     return Operand{materialize(null_operand(e.type, ctx.memory()), rows, ctx.memory()), shape_of(args, rows).constant};
   }
+  if (e.type.id() == TypeId::kVarbinary) return binary_kernel(e, args, rows, ctx);  // reverse, lpad, rpad
   switch (e.function) {
     case ScalarFunction::kLpad:
     case ScalarFunction::kRpad: {

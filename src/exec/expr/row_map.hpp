@@ -10,10 +10,11 @@
 
 namespace kestrel::exec {
 
-/// A VARCHAR result: `fn(row, out) -> bool` appends the row's string to `out` and returns true, or returns false
-/// for NULL (what it appended is dropped).
+/// A VARCHAR (or `type`: VARBINARY) result: `fn(row, out) -> bool` appends the row's string to `out` and returns
+/// true, or returns false for NULL (what it appended is dropped).
 template <typename Fn>
-Operand map_rows_to_string(const std::vector<Operand>& args, size_t rows, EvalContext& ctx, Fn&& fn) {
+Operand map_rows_to_string(const std::vector<Operand>& args, size_t rows, EvalContext& ctx, Fn&& fn,
+                           const LogicalType& type = TypeId::kVarchar) {
   const Validity in = and_validity_all(args, rows, ctx.memory());
   const uint8_t* valid = in.bitmap ? in.bitmap->as<uint8_t>() : nullptr;
   StringColumnBuilder builder(rows, 0);
@@ -27,7 +28,7 @@ Operand map_rows_to_string(const std::vector<Operand>& args, size_t rows, EvalCo
     builder.finish_row();
   }
   Validity validity = validity_from_bytes(out_valid.data(), rows, ctx.memory());
-  return Operand{builder.finish(std::move(validity), ctx.memory()), shape_of(args, rows).constant};
+  return Operand{builder.finish(std::move(validity), ctx.memory(), type), shape_of(args, rows).constant};
 }
 
 /// A fixed-width result of physical type T: `fn(row, value) -> bool` sets the row's value and returns true, or

@@ -12,9 +12,11 @@ namespace {
 
 using plan::ScalarFunction;
 
-/// Runs `fn(row, readers, out)` for every non-NULL row, appending the result string to `out`.
+/// Runs `fn(row, readers, out)` for every non-NULL row, appending the result string to `out`; the result has
+/// `type` (VARCHAR, or VARBINARY for the byte forms).
 template <typename Fn>
-Operand map_to_string(const std::vector<Operand>& args, size_t rows, EvalContext& ctx, Fn&& fn) {
+Operand map_to_string(const std::vector<Operand>& args, size_t rows, EvalContext& ctx, Fn&& fn,
+                      const LogicalType& type = TypeId::kVarchar) {
   Validity validity = and_validity_all(args, rows, ctx.memory());
   const uint8_t* valid = validity.bitmap ? validity.bitmap->as<uint8_t>() : nullptr;
   std::vector<StringReader> readers;
@@ -25,7 +27,7 @@ Operand map_to_string(const std::vector<Operand>& args, size_t rows, EvalContext
     if (valid == nullptr || bits::get(valid, i)) fn(i, readers, out);
     builder.finish_row();
   }
-  return Operand{builder.finish(std::move(validity), ctx.memory()), shape_of(args, rows).constant};
+  return Operand{builder.finish(std::move(validity), ctx.memory(), type), shape_of(args, rows).constant};
 }
 
 /// Runs `fn(row, readers) -> T` for every non-NULL row into a fixed-width column of `type`.
@@ -97,6 +99,17 @@ std::string_view substring(std::string_view s, int64_t start, bool has_length, i
   return s.substr(b, e - b);
 }
 
+/// substr(binary, start[, length]) in bytes, Presto's rules: start 1 is the first byte, a negative start counts
+/// from the end; start 0, a length below 1 or a start outside the value give an empty value.
+std::string_view binary_substring(std::string_view s, int64_t start, bool has_length, int64_t length) {
+  const auto size = static_cast<int64_t>(s.size());
+  if (start == 0 || (has_length && length <= 0)) return {};
+  int64_t from = start > 0 ? start - 1 : size + start;
+  if (from < 0 || from >= size) return {};
+  const int64_t count = has_length ? std::min(length, size - from) : size - from;
+  return s.substr(static_cast<size_t>(from), static_cast<size_t>(count));
+}
+
 int64_t position(std::string_view needle, std::string_view haystack) {
   const size_t at = haystack.find(needle);
   if (at == std::string_view::npos) return 0;
@@ -125,10 +138,17 @@ Operand string_kernel(const plan::Expr& e, const std::vector<Operand>& args, siz
   using R = std::vector<StringReader>;
   switch (e.function) {
     case ScalarFunction::kConcat:
-      return map_to_string(args, rows, ctx, [](size_t i, const R& r, std::string& out) {
-        for (const StringReader& reader : r) out.append(reader[i]);
-      });
+      return map_to_string(
+          args, rows, ctx,
+          [](size_t i, const R& r, std::string& out) {
+            for (const StringReader& reader : r) out.append(reader[i]);
+          },
+          e.type);
     case ScalarFunction::kLength:
+      if (e.children[0]->type.id() == TypeId::kVarbinary) {
+        return map_to_fixed<int64_t>(e.type, args, rows, ctx,
+                                     [](size_t i, const R& r) { return static_cast<int64_t>(r[0][i].size()); });
+      }
       return map_to_fixed<int64_t>(e.type, args, rows, ctx, [](size_t i, const R& r) {
         const std::string_view s = r[0][i];
         return static_cast<int64_t>(utf8::length(s.data(), s.size()));
@@ -151,6 +171,15 @@ Operand string_kernel(const plan::Expr& e, const std::vector<Operand>& args, siz
     case ScalarFunction::kSubstring: {
       const int64_t* start = args[1].data<int64_t>();
       const int64_t* length = args.size() > 2 ? args[2].data<int64_t>() : nullptr;
+      if (e.type.id() == TypeId::kVarbinary) {
+        return map_to_string(
+            args, rows, ctx,
+            [&](size_t i, const R& r, std::string& out) {
+              const int64_t len = length ? length[args[2].index(i)] : 0;
+              out.append(binary_substring(r[0][i], start[args[1].index(i)], length != nullptr, len));
+            },
+            e.type);
+      }
       return map_to_string(args, rows, ctx, [&](size_t i, const R& r, std::string& out) {
         const int64_t len = length ? length[args[2].index(i)] : 0;
         out.append(substring(r[0][i], start[args[1].index(i)], length != nullptr, len));

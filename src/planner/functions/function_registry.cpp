@@ -54,6 +54,11 @@ std::span<const FunctionCategory> function_categories() {
        "compact text. Paths are the JSONPath subset Presto accepts: `$`, then `.name`, `[\"name\"]` and `[index]` "
        "steps. CPU only.",
        registry::json_functions()},
+      {"Binary functions",
+       "VARBINARY values are bytes, not text: literals are written `X'00ff'` and print as hex bytes (`00 ff`). "
+       "length, concat and `||`, substr, reverse, lpad and rpad take VARBINARY too and count bytes (see the string "
+       "functions). CPU only: a GPU query with `gpu_fallback = false` refuses VARBINARY.",
+       registry::binary_functions()},
       {"Date and time functions",
        "There is no TIMESTAMP WITH TIME ZONE type yet: every TIMESTAMP is read as UTC, and the functions that return "
        "the current time return a TIMESTAMP in UTC.",

@@ -103,7 +103,7 @@ constexpr FunctionEntry kOperators[] = {
        {"a / b", "Division; integer division truncates toward zero (7 / 2 is 3). Division by zero is an error.",
         kNullGivesNull, "7 / 2", "3"}),
     op("%", F::kModulo, 2, 2, {"a % b", "The remainder, as mod(a, b).", kNullGivesNull, "-7 % 3", "-1"}),
-    op("||", F::kConcat, 2, 2, {"a || b", "String concatenation, as concat(a, b).", kNullGivesNull, "'ab' || 'cd'",
+    op("||", F::kConcat, 2, 2, {"a || b", "String (or VARBINARY) concatenation, as concat(a, b).", kNullGivesNull, "'ab' || 'cd'",
                                 "abcd"}),
     op("=", F::kEqual, 2, 2, {"a = b", "Equality of values of a common type.", kComparisonNulls, "1 = 1.0", "true"}),
     op("<>", F::kNotEqual, 2, 2, {"a <> b", "Inequality.", kComparisonNulls, "'a' <> 'b'", "true"}),

@@ -19,7 +19,9 @@ constexpr FunctionEntry kStrings[] = {
            {"codepoint(c VARCHAR) -> INTEGER", "The Unicode code point of the only character of c; an error when c "
             "is not one character.", kNullGivesNull, "codepoint('é')", "233"}),
     scalar("concat", F::kConcat, 1, kVariadic,
-           {"concat(a, b, ...) -> VARCHAR", "The arguments (cast to VARCHAR) joined end to end; the same as `||`.",
+           {"concat(a, b, ...) -> VARCHAR\nconcat(a VARBINARY, b VARBINARY, ...) -> VARBINARY",
+            "The arguments (cast to VARCHAR) joined end to end; the same as `||`. VARBINARY arguments join into "
+            "VARBINARY, and then every argument must be VARBINARY.",
             kNullGivesNull, "concat('a', 1, 'b')", "a1b"}),
     scalar("ends_with", F::kEndsWith, 2, 2,
            {"ends_with(string VARCHAR, suffix VARCHAR) -> BOOLEAN", "Whether string ends with suffix.",
@@ -30,7 +32,8 @@ constexpr FunctionEntry kStrings[] = {
             "same length in characters.",
             kNullGivesNull, "hamming_distance('héllo', 'hallo')", "1"}),
     scalar("length", F::kLength, 1, 1,
-           {"length(string VARCHAR) -> BIGINT", "The number of characters (code points) of string.", kNullGivesNull,
+           {"length(string VARCHAR) -> BIGINT\nlength(binary VARBINARY) -> BIGINT",
+            "The number of characters (code points) of string; the number of bytes of binary.", kNullGivesNull,
             "length('héllo')", "5"}),
     alias("char_length", "length", F::kLength, 1, 1),
     alias("character_length", "length", F::kLength, 1, 1),
@@ -43,9 +46,11 @@ constexpr FunctionEntry kStrings[] = {
            {"lower(string VARCHAR) -> VARCHAR", "string with the ASCII letters A-Z in lower case (other characters "
             "are kept).", kNullGivesNull, "lower('KeStReL')", "kestrel"}),
     scalar("lpad", F::kLpad, 3, 3,
-           {"lpad(string VARCHAR, size BIGINT, padding VARCHAR) -> VARCHAR",
+           {"lpad(string VARCHAR, size BIGINT, padding VARCHAR) -> VARCHAR\n"
+            "lpad(binary VARBINARY, size BIGINT, padding VARBINARY) -> VARBINARY",
             "string padded on the left to size characters with padding repeated; a longer string is cut to its "
-            "first size characters. An error when size is negative or padding is empty.",
+            "first size characters. An error when size is negative or padding is empty. On VARBINARY the same in "
+            "bytes.",
             kNullGivesNull, "lpad('abc', 5, 'xy')", "xyabc"}),
     scalar("ltrim", F::kLTrim, 1, 2,
            {"ltrim(string VARCHAR[, characters VARCHAR]) -> VARCHAR",
@@ -61,12 +66,15 @@ constexpr FunctionEntry kStrings[] = {
             "string with every search replaced by replacement (an empty search changes nothing).", kNullGivesNull,
             "replace('hello', 'l', 'L')", "heLLo"}),
     scalar("reverse", F::kReverse, 1, 1,
-           {"reverse(string VARCHAR) -> VARCHAR", "The characters of string in reverse order.", kNullGivesNull,
+           {"reverse(string VARCHAR) -> VARCHAR\nreverse(binary VARBINARY) -> VARBINARY",
+            "The characters of string, or the bytes of binary, in reverse order.", kNullGivesNull,
             "reverse('héllo')", "olléh"}),
     scalar("rpad", F::kRpad, 3, 3,
-           {"rpad(string VARCHAR, size BIGINT, padding VARCHAR) -> VARCHAR",
+           {"rpad(string VARCHAR, size BIGINT, padding VARCHAR) -> VARCHAR\n"
+            "rpad(binary VARBINARY, size BIGINT, padding VARBINARY) -> VARBINARY",
             "string padded on the right to size characters with padding repeated; a longer string is cut to its "
-            "first size characters. An error when size is negative or padding is empty.",
+            "first size characters. An error when size is negative or padding is empty. On VARBINARY the same in "
+            "bytes.",
             kNullGivesNull, "rpad('abc', 5, 'xy')", "abcxy"}),
     scalar("rtrim", F::kRTrim, 1, 2,
            {"rtrim(string VARCHAR[, characters VARCHAR]) -> VARCHAR",
@@ -85,10 +93,12 @@ constexpr FunctionEntry kStrings[] = {
             "The 1-based character position of the first needle in haystack, 0 when there is none.", kNullGivesNull,
             "strpos('hello', 'l')", "3"}),
     scalar("substring", F::kSubstring, 2, 3,
-           {"substring(string VARCHAR, start BIGINT[, length BIGINT]) -> VARCHAR",
+           {"substring(string VARCHAR, start BIGINT[, length BIGINT]) -> VARCHAR\n"
+            "substring(binary VARBINARY, start BIGINT[, length BIGINT]) -> VARBINARY",
             "The characters of string from position start (1-based), at most length of them. Positions before the "
             "first character count as in PostgreSQL (substring('hello', 0, 2) is 'h'). Also written "
-            "substring(string FROM start FOR length).",
+            "substring(string FROM start FOR length). On VARBINARY, Presto's rules in bytes: a negative start "
+            "counts from the end, start 0 or a length below 1 give an empty value.",
             kNullGivesNull, "substring('héllo', 2, 3)", "éll"}),
     alias("substr", "substring", F::kSubstring, 2, 3),
     scalar("trim", F::kTrim, 1, 2,

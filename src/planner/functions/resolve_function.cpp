@@ -36,12 +36,15 @@ using detail::is_numeric_or_null;
 using detail::no_match;
 
 const LogicalType kVarchar(TypeId::kVarchar);
+const LogicalType kVarbinary(TypeId::kVarbinary);
 const LogicalType kBigInt(TypeId::kBigInt);
 const LogicalType kInteger(TypeId::kInteger);
 const LogicalType kDouble(TypeId::kDouble);
 const LogicalType kBoolean(TypeId::kBoolean);
 
 bool is_string_or_null(const LogicalType& t) { return t.id() == TypeId::kVarchar || is_null_type(t); }
+bool is_binary(const LogicalType& t) { return t.id() == TypeId::kVarbinary; }
+bool is_binary_or_null(const LogicalType& t) { return is_binary(t) || is_null_type(t); }
 
 void require_count(F f, const std::vector<LogicalType>& args, size_t lo, size_t hi,
                    std::optional<SourcePosition> pos) {
@@ -74,10 +77,17 @@ ResolvedFunction resolve_string(F f, const std::vector<LogicalType>& args, std::
   switch (f) {
     case F::kConcat:
       if (args.empty()) no_match(f, args, pos);
+      if (std::any_of(args.begin(), args.end(), is_binary)) {
+        // VARBINARY values join only other VARBINARY values (no text is cast to bytes, nor bytes to text).
+        if (!std::all_of(args.begin(), args.end(), is_binary_or_null)) no_match(f, args, pos);
+        return {f, kVarbinary, std::vector<LogicalType>(args.size(), kVarbinary)};
+      }
       return {f, kVarchar, std::vector<LogicalType>(args.size(), kVarchar)};
     case F::kLike:
     case F::kNotLike: return {f, kBoolean, all_strings(2, 3)};
-    case F::kLength: return {f, kBigInt, all_strings(1, 1)};
+    case F::kLength:
+      if (args.size() == 1 && is_binary(args[0])) return {f, kBigInt, {kVarbinary}};
+      return {f, kBigInt, all_strings(1, 1)};
     case F::kUpper:
     case F::kLower: return {f, kVarchar, all_strings(1, 1)};
     case F::kTrim:
@@ -88,13 +98,13 @@ ResolvedFunction resolve_string(F f, const std::vector<LogicalType>& args, std::
     case F::kReplace: return {f, kVarchar, all_strings(3, 3)};
     case F::kSubstring: {
       require_count(f, args, 2, 3, pos);
-      if (!is_string_or_null(args[0])) no_match(f, args, pos);
+      if (!is_string_or_null(args[0]) && !is_binary(args[0])) no_match(f, args, pos);
       for (size_t i = 1; i < args.size(); ++i) {
         if (!is_integral_or_null(args[i])) no_match(f, args, pos);
       }
       std::vector<LogicalType> types(args.size(), kBigInt);
-      types[0] = kVarchar;
-      return {f, kVarchar, types};
+      types[0] = is_binary(args[0]) ? kVarbinary : kVarchar;
+      return {f, types[0], types};
     }
     default: no_match(f, args, pos);
   }
@@ -300,6 +310,24 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kToMilliseconds:
     case F::kParseDuration:
     case F::kYearOfWeek: return detail::resolve_presto_more(f, args, pos);
+    case F::kToUtf8:
+    case F::kFromUtf8:
+    case F::kToHex:
+    case F::kFromHex:
+    case F::kToBase64:
+    case F::kFromBase64:
+    case F::kToBase64Url:
+    case F::kFromBase64Url:
+    case F::kMd5:
+    case F::kSha1:
+    case F::kSha256:
+    case F::kSha512:
+    case F::kXxhash64:
+    case F::kCrc32:
+    case F::kToBigEndian64:
+    case F::kFromBigEndian64:
+    case F::kToBigEndian32:
+    case F::kFromBigEndian32: return detail::resolve_binary(f, args, pos);
   }
   no_match(f, args, pos);
 }

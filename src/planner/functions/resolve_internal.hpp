@@ -38,4 +38,9 @@ ResolvedFunction resolve_presto_text(ScalarFunction f, const std::vector<Logical
 ResolvedFunction resolve_presto_more(ScalarFunction f, const std::vector<LogicalType>& args,
                                      std::optional<SourcePosition> pos);
 
+/// Presto's binary functions: to_utf8, from_utf8, hex and base64 encodings, digests, xxhash64, crc32 and the
+/// big-endian conversions (resolve_binary.cpp).
+ResolvedFunction resolve_binary(ScalarFunction f, const std::vector<LogicalType>& args,
+                                std::optional<SourcePosition> pos);
+
 }  // namespace kestrel::plan::detail

@@ -36,10 +36,15 @@ ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>
   switch (f) {
     case F::kLpad:
     case F::kRpad:
+      if (args.size() == 3 && args[0].id() == TypeId::kVarbinary) {
+        check(3, is_integral_or_null(args[1]) && (args[2].id() == TypeId::kVarbinary || is_null_type(args[2])));
+        return {f, args[0], {args[0], kBigInt, args[0]}};
+      }
       check(3, args.size() == 3 && is_string_or_null(args[0]) && is_integral_or_null(args[1]) &&
                    is_string_or_null(args[2]));
       return {f, kVarchar, {kVarchar, kBigInt, kVarchar}};
     case F::kReverse:
+      if (args.size() == 1 && args[0].id() == TypeId::kVarbinary) return {f, args[0], {args[0]}};
       check(1, !args.empty() && is_string_or_null(args[0]));
       return {f, kVarchar, {kVarchar}};
     case F::kSplitPart:
