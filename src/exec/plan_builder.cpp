@@ -135,7 +135,27 @@ void PlanBuilder::count_references(const plan::LogicalNode& node) {
   for (const auto& child : node.children) count_references(*child);
 }
 
+namespace {
+
+/// Whether `node` or a node below it outputs (or scans) a VARBINARY column.
+bool carries_varbinary(const plan::LogicalNode& node) {
+  auto has = [](const std::vector<Field>& fields) {
+    return std::any_of(fields.begin(), fields.end(),
+                       [](const Field& f) { return f.type.id() == TypeId::kVarbinary; });
+  };
+  if (has(node.output)) return true;
+  if (node.kind == plan::NodeKind::kGet && has(node.as<plan::LogicalGet>().scan_fields())) return true;
+  return std::any_of(node.children.begin(), node.children.end(),
+                     [](const plan::LogicalPtr& child) { return carries_varbinary(*child); });
+}
+
+}  // namespace
+
 std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr& root, bool device_rows) {
+  if (gpu_placement() && carries_varbinary(*root)) {
+    cpu_operators_.push_back("VARBINARY values");
+    cpu_only_ = true;
+  }
   count_references(*root);
   auto collector = std::make_shared<BatchCollector>(schema_of(*root));
   finish(device_rows && gpu_placement() ? build_placed(root) : build(root), collector);

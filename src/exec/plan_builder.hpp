@@ -46,7 +46,7 @@ class PlanBuilder {
   /// `open` ending on the host (a ToHost appended when it ends on the device) or on the device (a ToDevice).
   Open to_host(Open open);
   Open to_device(Open open);
-  bool gpu_placement() const { return ctx_.device_mr != nullptr; }
+  bool gpu_placement() const { return ctx_.device_mr != nullptr && !cpu_only_; }
   /// The pipeline computing `node` as the input of an operator placed on the GPU (`gpu`: ending on the device)
   /// or on the CPU (ending on the host).
   Open input(const plan::LogicalPtr& node, bool gpu) { return gpu ? to_device(build_placed(node)) : build(node); }
@@ -54,6 +54,9 @@ class PlanBuilder {
   static std::shared_ptr<StreamOperator> project(bool gpu, std::vector<plan::ExprPtr> exprs, SchemaPtr schema);
   /// Whether every expression can run on the GPU (false without GPU placement).
   bool gpu_exprs(const std::vector<plan::ExprPtr>& exprs) const;
+  /// Set when the plan carries VARBINARY values, which no GPU operator handles: the whole plan runs on the CPU (and
+  /// gpu_fallback off refuses it), so no device code ever sees a VARBINARY column, not even passing through.
+  bool cpu_only_ = false;
   /// Records that `node` runs on the CPU although the GPU is the device (gpu_fallback off refuses the query).
   void note_cpu(const plan::LogicalNode& node) {
     if (gpu_placement()) cpu_operators_.push_back(node.label());

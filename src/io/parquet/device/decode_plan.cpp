@@ -93,7 +93,9 @@ std::unique_ptr<DecodePlan> plan_decode(const std::vector<ChunkJob>& jobs, size_
     }
     w.device_type.nullable = w.nullable ? 1 : 0;
     const bool binary = d.physical_type == PhysicalType::kByteArray || d.physical_type == PhysicalType::kFixedLenByteArray;
-    if (!device) {
+    if (!device || w.type.id() == TypeId::kVarbinary) {
+      // VARBINARY is CPU-only (the plan builder keeps plans with it off the GPU); should one come here, the CPU
+      // twin decodes it.
       w.path = ColumnPath::kHost;
     } else if (w.type.id() == TypeId::kVarchar) {
       w.path = all_dictionary ? ColumnPath::kStringDictionary : ColumnPath::kString;

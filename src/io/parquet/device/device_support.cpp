@@ -31,7 +31,7 @@ DeviceColumnType device_type_of(const ColumnDescriptor& d) {
   t.conversion = static_cast<int32_t>(d.conversion);
   t.type_length = d.type_length;
   t.physical_width = static_cast<int32_t>(physical_width(d.physical_type, d.type_length));
-  t.out_width = d.type.id() == TypeId::kVarchar ? 0 : static_cast<int32_t>(d.type.physical_width());
+  t.out_width = d.type.is_variable_width() ? 0 : static_cast<int32_t>(d.type.physical_width());
   t.nullable = d.max_definition_level > 0 ? 1 : 0;
   return t;
 }
