@@ -200,6 +200,8 @@ def kestrel_canonical(kestrel_type: str, fields):
             out.append(kestrel_timestamp(f))
         elif kestrel_type == "VARCHAR":
             out.append(f)
+        elif kestrel_type == "VARBINARY":
+            out.append(bytes.fromhex(f.decode()))  # printed as hex bytes separated by spaces
         else:
             raise AssertionError(f"unknown Kestrel type {kestrel_type}")
     return out
@@ -251,12 +253,29 @@ def compare_file(path, columns=None, read_kwargs=None, extra_args=()):
     for i, name in enumerate(header):
         ktype = schema[name]
         assert ktype is not None, f"column {name} unreadable"
+        check_byte_kind(path, name, ktype, table.column(i).type)
         expected = [normalize_arrow_value(ktype, v) for v in arrow_canonical(table.column(i))]
         actual = kestrel_canonical(ktype, [r[i] for r in body])
         if actual != expected:
             bad = next(j for j in range(len(actual)) if actual[j] != expected[j])
             raise AssertionError(f"{path}: column {name} ({ktype}) row {bad}: kestrel {actual[bad]!r} "
                                  f"vs pyarrow {expected[bad]!r}")
+
+
+def check_byte_kind(path, name, ktype, arrow_type):
+    """Byte columns read as pyarrow reads them: text (STRING, ENUM, JSON annotations) as VARCHAR, other bytes as
+    VARBINARY."""
+    if pa.types.is_dictionary(arrow_type):
+        arrow_type = arrow_type.value_type
+    if isinstance(arrow_type, pa.ExtensionType):
+        arrow_type = arrow_type.storage_type
+    text = pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type) or pa.types.is_string_view(arrow_type)
+    binary = (pa.types.is_binary(arrow_type) or pa.types.is_large_binary(arrow_type)
+              or pa.types.is_fixed_size_binary(arrow_type) or pa.types.is_binary_view(arrow_type))
+    if text:
+        assert ktype == "VARCHAR", f"{path}: column {name} is {arrow_type} in pyarrow, {ktype} in Kestrel"
+    elif binary and ktype in ("VARCHAR", "VARBINARY"):
+        assert ktype == "VARBINARY", f"{path}: column {name} is {arrow_type} in pyarrow, {ktype} in Kestrel"
 
 
 def assert_clean_error(proc, path, expect=None):

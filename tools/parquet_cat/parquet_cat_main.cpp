@@ -300,6 +300,8 @@ int run(const Arguments& args) {
         if (!column.is_valid(r)) continue;
         if (column.type().id() == kestrel::TypeId::kVarchar) {
           put_field(out, column.string_at(r), true);
+        } else if (column.type().id() == kestrel::TypeId::kVarbinary) {
+          put_field(out, column.value_at(r).to_string(), true);  // hex bytes; "" for an empty value
         } else {
           put_field(out, column.value_at(r).to_string(), false);
         }

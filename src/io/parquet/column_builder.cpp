@@ -55,7 +55,7 @@ ColumnBuilder::ColumnBuilder(const ColumnDescriptor& column, size_t rows, bool k
       rows_(rows),
       keep_dictionary_(keep_dictionary),
       mr_(mr),
-      width_(column.type.id() == TypeId::kVarchar ? 0 : column.type.physical_width()),
+      width_(column.type.is_variable_width() ? 0 : column.type.physical_width()),
       chars_hint_(chars_hint) {
   if (column_.max_definition_level > 0) {
     validity_ = Buffer::allocate(bits::bytes_for(rows), mr_, gpu::Stream::host());
@@ -114,10 +114,11 @@ void ColumnBuilder::add_dictionary_page(const Page& page) {
     } else {
       decode_plain_fixed_len(page.body, count, static_cast<size_t>(column_.type_length), binary_);
     }
-    if (column_.type.id() == TypeId::kVarchar) {
+    if (column_.type.is_variable_width()) {
       size_t bytes = 0;
       for (auto v : binary_.views) bytes += v.size();
-      dictionary_column_ = Column::make_string(count, bytes, false, mr_, gpu::Stream::host());
+      dictionary_column_ =
+          Column::retyped(Column::make_string(count, bytes, false, mr_, gpu::Stream::host()), column_.type);
       int64_t* offsets = dictionary_column_->mutable_offsets();
       char* chars = dictionary_column_->values()->as<char>();
       dictionary_views_.resize(count);
@@ -159,7 +160,7 @@ void ColumnBuilder::add_data_page(const Page& page) {
   if (n == 0) return;
   ByteSpan values;
   size_t m = decode_levels(page, n, values);
-  bool is_string = column_.type.id() == TypeId::kVarchar;
+  bool is_string = column_.type.is_variable_width();
   bool dictionary_page = is_dictionary_encoding(page.encoding);
   if (is_string && string_mode_ == StringMode::kNone) {
     if (dictionary_page && keep_dictionary_ && has_dictionary_ && dictionary_size_ > 0) {
@@ -215,7 +216,7 @@ void ColumnBuilder::gather_dictionary(size_t n, size_t m) {
     spread(reinterpret_cast<uint8_t*>(values_->as<int32_t>() + row_), sizeof(int32_t), n, m);
     return;
   }
-  if (column_.type.id() == TypeId::kVarchar) {
+  if (column_.type.is_variable_width()) {
     binary_.views.resize(m);
     for (size_t i = 0; i < m; ++i) binary_.views[i] = dictionary_views_[static_cast<size_t>(indices_[i])];
     append_strings(binary_.views.data(), n, m);
@@ -394,7 +395,7 @@ ColumnPtr ColumnBuilder::finish() {
   }
   size_t null_count = validity_ ? rows_ - non_null_ : 0;
   BufferPtr validity = null_count > 0 ? validity_ : nullptr;
-  if (column_.type.id() != TypeId::kVarchar) {
+  if (!column_.type.is_variable_width()) {
     return Column::from_buffers(column_.type, ColumnEncoding::kPlain, rows_, null_count, validity, values_, nullptr,
                                 nullptr);
   }

@@ -63,7 +63,7 @@ std::optional<int> compare_values(const Value& a, const Value& b) {
     if (std::isnan(x) || std::isnan(y)) return std::nullopt;
     return x < y ? -1 : (x > y ? 1 : 0);
   }
-  if (ta == TypeId::kVarchar && tb == TypeId::kVarchar) {
+  if (ta == tb && a.type().is_variable_width()) {
     int c = a.as_string().compare(b.as_string());  // bytewise, as Parquet orders UTF-8
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }

@@ -156,8 +156,12 @@ Typing type_primitive(const SchemaElement& e) {
     case PhysicalType::kFloat: return typed(TypeId::kReal, ValueConversion::kIdentity);
     case PhysicalType::kDouble: return typed(TypeId::kDouble, ValueConversion::kIdentity);
     case PhysicalType::kByteArray:
-    case PhysicalType::kFixedLenByteArray:
-      return typed(TypeId::kVarchar, ValueConversion::kBinaryToString, SortOrder::kUnsigned);
+    case PhysicalType::kFixedLenByteArray: {
+      // Text annotations read as VARCHAR; bytes without one (and BSON, UUID, unknown annotations) as VARBINARY.
+      const bool text = a.kind == Kind::kString || a.kind == Kind::kEnum || a.kind == Kind::kJson;
+      return typed(text ? TypeId::kVarchar : TypeId::kVarbinary, ValueConversion::kBinaryToString,
+                   SortOrder::kUnsigned);
+    }
   }
   return unsupported("unknown physical type " + std::to_string(static_cast<int32_t>(physical)));
 }

@@ -32,7 +32,7 @@ enum class ValueConversion : uint8_t {
   kFloat16ToFloat,    ///< FLOAT16 on FIXED_LEN_BYTE_ARRAY(2)
   kBigEndianToInt64,  ///< DECIMAL(<=18) on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY
   kBigEndianToInt128, ///< DECIMAL(19..38) on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY
-  kBinaryToString,    ///< BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY -> VARCHAR (bytes as they are)
+  kBinaryToString,    ///< BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY -> VARCHAR or VARBINARY (bytes as they are)
 };
 
 /// How min/max statistics of a column are ordered, which decides whether the deprecated min/max fields are usable.

@@ -178,7 +178,8 @@ std::optional<Value> decode_statistic(const ColumnDescriptor& column, std::strin
   auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   alignas(16) uint8_t buffer[16] = {};
   switch (column.conversion) {
-    case ValueConversion::kBinaryToString: return Value::varchar(std::string(bytes));
+    case ValueConversion::kBinaryToString:
+      return type.id() == TypeId::kVarbinary ? Value::varbinary(std::string(bytes)) : Value::varchar(std::string(bytes));
     case ValueConversion::kFloat16ToFloat:
     case ValueConversion::kBigEndianToInt64:
     case ValueConversion::kBigEndianToInt128: {

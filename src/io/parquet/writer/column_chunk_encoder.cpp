@@ -216,7 +216,7 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   for (const auto& slice : slices) {
     total_rows += slice.count;
     const Column& column = *slice.column;
-    if (column.type().id() == TypeId::kVarchar && !column.is_dictionary() && column.offsets()) {
+    if (column.type().is_variable_width() && !column.is_dictionary() && column.offsets()) {
       const int64_t* o = column.offsets()->as<int64_t>();
       total_bytes += static_cast<size_t>(o[slice.begin + slice.count] - o[slice.begin]);
     } else {

@@ -176,8 +176,8 @@ std::vector<parquet::EncodedColumnChunk> encode_row_group(const Schema& schema,
     size_t bytes = 0;
     for (const auto& slice : slices[c]) {
       const Column& column = *slice.column;
-      bytes += slice.count * (column.type().id() == TypeId::kVarchar ? 16 : column.type().physical_width());
-      if (column.type().id() == TypeId::kVarchar && !column.is_dictionary() && column.offsets()) {
+      bytes += slice.count * (column.type().is_variable_width() ? 16 : column.type().physical_width());
+      if (column.type().is_variable_width() && !column.is_dictionary() && column.offsets()) {
         const int64_t* o = column.offsets()->as<int64_t>();
         bytes += static_cast<size_t>(o[slice.begin + slice.count] - o[slice.begin]);
       }

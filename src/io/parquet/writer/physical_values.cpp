@@ -82,6 +82,7 @@ SchemaElement schema_element_for(const Field& field) {
       e.converted_type = ConvertedType::kUtf8;
       e.logical_type.kind = Kind::kString;
       break;
+    case TypeId::kVarbinary: e.type = PhysicalType::kByteArray; break;  // bytes: no annotation
     case TypeId::kInterval:
       throw NotImplemented("column '" + field.name +
                            "': INTERVAL cannot be written to Parquet (its interval type has no microseconds)");
@@ -110,7 +111,8 @@ PhysicalValues::PhysicalValues(const LogicalType& type) : type_(type) {
         kind = StatKind::kBigEndianDecimal, width = static_cast<size_t>(decimal_byte_width(type.precision()));
       }
       break;
-    case TypeId::kVarchar: kind = StatKind::kByteArray; break;
+    case TypeId::kVarchar:
+    case TypeId::kVarbinary: kind = StatKind::kByteArray; break;
     default: throw NotImplemented("Parquet writer: type " + type.to_string() + " cannot be written");
   }
 }
@@ -155,7 +157,8 @@ void PhysicalValues::append(const Column& column, size_t row) {
         put(src->data<int64_t>() + row, 8);
       }
       break;
-    case TypeId::kVarchar: {
+    case TypeId::kVarchar:
+    case TypeId::kVarbinary: {
       std::string_view s = src->string_at(row);
       put(s.data(), s.size());
       offsets_.push_back(data.size());
@@ -184,7 +187,7 @@ void PhysicalValues::append_rows(const Column& column, size_t begin, size_t coun
       count_ += count;
       return;
     }
-    if (id == TypeId::kVarchar) {
+    if (id == TypeId::kVarchar || id == TypeId::kVarbinary) {
       const int64_t* offsets = column.offsets()->as<int64_t>();
       const size_t first = static_cast<size_t>(offsets[begin]);
       const size_t base = data.size();
