@@ -202,23 +202,6 @@ TEST_F(KcolDeviceRead, CompressedStringFramesMatchTheCpuReader) {
   compare_batches(concat_batches(groups, opened[0]->schema()), gpu, "lz4 and zstd row groups in one batch");
 }
 
-/// kcol stores no VARBINARY yet: binary columns of the corpus are written as the VARCHAR they were read as before
-/// the Parquet reader learned VARBINARY (the same bytes).
-void relabel_varbinary_as_varchar(SchemaPtr& schema, std::vector<Batch>& batches) {
-  std::vector<Field> fields = schema->fields();
-  for (Field& f : fields) {
-    if (f.type.id() == TypeId::kVarbinary) f.type = TypeId::kVarchar;
-  }
-  schema = std::make_shared<Schema>(fields);
-  for (Batch& batch : batches) {
-    std::vector<ColumnPtr> columns = batch.columns();
-    for (ColumnPtr& c : columns) {
-      if (c->type().id() == TypeId::kVarbinary) c = Column::retyped(c, TypeId::kVarchar);
-    }
-    batch = Batch(schema, std::move(columns), batch.num_rows(), batch.residency());
-  }
-}
-
 TEST_F(KcolDeviceRead, CorpusAsKcolMatchesTheCpuReader) {
   const auto files = parquet_corpus_files();
   ASSERT_FALSE(files.empty()) << "no Parquet corpus found (set KESTREL_PARQUET_CORPUS)";

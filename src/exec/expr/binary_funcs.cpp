@@ -13,6 +13,7 @@
 #include "common/xxhash64.hpp"
 #include "exec/expr/kernels.hpp"
 #include "exec/expr/row_map.hpp"
+#include "exec/expr/utf8.hpp"
 
 namespace kestrel::exec {
 
@@ -67,23 +68,6 @@ bool is_valid_utf8(std::string_view s) {
   return true;
 }
 
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 /// `s` with each maximal subpart of an invalid sequence replaced by `replacement`.
 void append_fixed_utf8(std::string& out, std::string_view s, std::string_view replacement) {
@@ -113,7 +97,7 @@ std::string replacement_text(const plan::Expr& e, const Operand& arg, size_t row
     bad_input("from_utf8", "the replacement is not a valid code point: " + std::to_string(cp));
   }
   std::string out;
-  append_utf8(out, static_cast<uint32_t>(cp));
+  utf8::append(out, static_cast<uint32_t>(cp));
   return out;
 }
 

@@ -47,24 +47,6 @@ std::vector<size_t> char_starts(std::string_view s) {
   return starts;
 }
 
-/// Appends the UTF-8 encoding of a valid code point.
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 /// lpad / rpad(s, size, padding) in code points, Presto's rules: a string longer than `size` is cut to its first
 /// `size` characters; the padding repeats and is cut where the size is reached.
@@ -124,7 +106,7 @@ void append_chr(std::string& out, int64_t cp) {
   if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
     throw InvalidInput("chr: not a valid Unicode code point: " + std::to_string(cp), "22023");
   }
-  append_utf8(out, static_cast<uint32_t>(cp));
+  utf8::append(out, static_cast<uint32_t>(cp));
 }
 
 int32_t codepoint_of(std::string_view s) {

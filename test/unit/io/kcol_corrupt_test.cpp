@@ -40,23 +40,6 @@ std::string read_all(const KcolFile& file) {
   return "";
 }
 
-/// kcol stores no VARBINARY yet: binary columns of the corpus are written as the VARCHAR they were read as before
-/// the Parquet reader learned VARBINARY (the same bytes).
-void relabel_varbinary_as_varchar(SchemaPtr& schema, std::vector<Batch>& batches) {
-  std::vector<Field> fields = schema->fields();
-  for (Field& f : fields) {
-    if (f.type.id() == TypeId::kVarbinary) f.type = TypeId::kVarchar;
-  }
-  schema = std::make_shared<Schema>(fields);
-  for (Batch& batch : batches) {
-    std::vector<ColumnPtr> columns = batch.columns();
-    for (ColumnPtr& c : columns) {
-      if (c->type().id() == TypeId::kVarbinary) c = Column::retyped(c, TypeId::kVarchar);
-    }
-    batch = Batch(schema, std::move(columns), batch.num_rows(), batch.residency());
-  }
-}
-
 TEST(KcolCorrupt, FlippedBitsFailCleanlyOnTheCpu) {
   const auto files = testing::parquet_corpus_files();
   ASSERT_FALSE(files.empty()) << "no Parquet corpus found";
@@ -77,7 +60,7 @@ TEST(KcolCorrupt, FlippedBitsFailCleanlyOnTheCpu) {
       continue;  // not readable as Parquet: nothing to convert
     }
     if (schema->size() == 0) continue;
-    relabel_varbinary_as_varchar(schema, batches);
+    testing::relabel_varbinary_as_varchar(schema, batches);
     const std::string target = (dir / (fs::path(path).stem().string() + ".kcol")).string();
     write_kcol_file(target, *schema, batches, {{"row_group_size", "700"}});
     ++written;
