@@ -252,7 +252,10 @@ std::vector<uint8_t> compress(CompressionCodec codec, std::span<const uint8_t> i
     }
     case CompressionCodec::kZstd: {
       out.resize(ZSTD_compressBound(input.size()));
-      size_t n = ZSTD_compress(out.data(), out.size(), input.data(), input.size(), level == 0 ? 3 : level);
+      // One context per thread, reused: ZSTD_compress would allocate and initialize a new one for every page.
+      thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+      size_t n = ZSTD_compressCCtx(context.get(), out.data(), out.size(), input.data(), input.size(),
+                                   level == 0 ? 3 : level);
       if (ZSTD_isError(n)) throw InternalError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
       out.resize(n);
       return out;

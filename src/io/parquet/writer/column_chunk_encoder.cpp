@@ -1,5 +1,6 @@
 #include "io/parquet/writer/column_chunk_encoder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -8,6 +9,7 @@
 
 #include "common/bit_util.hpp"
 #include "common/error.hpp"
+#include "common/xxhash64.hpp"
 #include "io/compression/codec.hpp"
 #include "io/parquet/rle_bit_packed.hpp"
 #include "io/parquet/writer/metadata_encoder.hpp"
@@ -110,22 +112,79 @@ uint64_t mix64(uint64_t x) {
   return x ^ (x >> 33);
 }
 
-std::optional<DictionaryEncoding> build_dictionary(const PhysicalValues& v, size_t limit) {
-  if (!v.is_byte_array() && v.width <= 8) {
-    // Values of up to 8 bytes are their own keys: hashed and compared as integers.
-    const uint8_t* data = v.data.data();
-    const size_t width = v.width;
-    auto load = [data, width](size_t i) {
-      uint64_t x = 0;
-      std::memcpy(&x, data + i * width, width);
-      return x;
-    };
-    return build_dictionary_with(
-        v, limit, [&](size_t i) { return mix64(load(i)); },
-        [&](uint32_t e, size_t i, const DictionaryEncoding& d) { return load(d.entries[e]) == load(i); });
+uint64_t short_string_hash(std::string_view s) {
+  if (s.size() > 16) return xxhash64(s.data(), s.size());
+  uint64_t lo = 0, hi = 0;
+  std::memcpy(&lo, s.data(), std::min<size_t>(s.size(), 8));
+  if (s.size() > 8) std::memcpy(&hi, s.data() + 8, s.size() - 8);
+  return mix64(lo ^ mix64(hi + s.size()));
+}
+
+/// build_dictionary_with for values of up to 8 bytes: they are their own keys, and each slot of the table holds its
+/// value beside its entry number, so a probe touches one slot and nothing else.
+template <size_t kWidth>
+std::optional<DictionaryEncoding> build_fixed_dictionary(const PhysicalValues& v, size_t limit) {
+  struct Slot {
+    uint64_t value;
+    uint32_t entry;  ///< UINT32_MAX: empty
+  };
+  DictionaryEncoding d;
+  d.indices.reserve(v.size());
+  const uint8_t* data = v.data.data();
+  auto load = [data](size_t i) {
+    uint64_t x = 0;
+    std::memcpy(&x, data + i * kWidth, kWidth);
+    return x;
+  };
+  size_t capacity = 1024;
+  std::vector<Slot> slots(capacity, Slot{0, UINT32_MAX});
+  size_t dictionary_bytes = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i == kDictionaryProbeValues && dictionary_bytes * (v.size() / i) > 4 * limit) return std::nullopt;
+    const uint64_t x = load(i);
+    size_t mask = capacity - 1;
+    size_t s = mix64(x) & mask;
+    while (slots[s].entry != UINT32_MAX && slots[s].value != x) s = (s + 1) & mask;
+    uint32_t found = slots[s].entry;
+    if (found == UINT32_MAX) {
+      found = static_cast<uint32_t>(d.entries.size());
+      d.entries.push_back(static_cast<uint32_t>(i));
+      dictionary_bytes += kWidth;
+      if (dictionary_bytes > limit) return std::nullopt;
+      slots[s] = Slot{x, found};
+      if (2 * d.entries.size() > capacity) {  // keep the table at most half full
+        capacity *= 2;
+        mask = capacity - 1;
+        std::vector<Slot> grown(capacity, Slot{0, UINT32_MAX});
+        for (const Slot& old : slots) {
+          if (old.entry == UINT32_MAX) continue;
+          size_t t = mix64(old.value) & mask;
+          while (grown[t].entry != UINT32_MAX) t = (t + 1) & mask;
+          grown[t] = old;
+        }
+        slots = std::move(grown);
+      }
+    }
+    d.indices.push_back(found);
   }
+  d.bit_width = std::max(1, bit_width_for(d.entries.empty() ? 0 : d.entries.size() - 1));
+  return d;
+}
+
+std::optional<DictionaryEncoding> build_dictionary(const PhysicalValues& v, size_t limit) {
+  if (!v.is_byte_array()) {
+    switch (v.width) {
+      case 1: return build_fixed_dictionary<1>(v, limit);
+      case 2: return build_fixed_dictionary<2>(v, limit);
+      case 4: return build_fixed_dictionary<4>(v, limit);
+      case 8: return build_fixed_dictionary<8>(v, limit);
+      default: break;
+    }
+  }
+  // Byte arrays: strings of up to 16 bytes (flags, modes, codes: the ones dictionaries are for) hash as two
+  // words and their length, longer ones with XXH64.
   return build_dictionary_with(
-      v, limit, [&](size_t i) { return static_cast<uint64_t>(std::hash<std::string_view>{}(v.at(i))); },
+      v, limit, [&](size_t i) { return short_string_hash(v.at(i)); },
       [&](uint32_t e, size_t i, const DictionaryEncoding& d) { return v.at(d.entries[e]) == v.at(i); });
 }
 
