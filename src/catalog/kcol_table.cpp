@@ -107,7 +107,7 @@ double KcolTable::scan_bytes_per_row(const std::vector<size_t>& columns) const {
   double decoded = 0;
   for (size_t c : columns) {
     const LogicalType& type = schema()->field(c).type;
-    decoded += type.id() == TypeId::kVarchar ? 24.0 : static_cast<double>(type.physical_width());
+    decoded += type.is_variable_width() ? 24.0 : static_cast<double>(type.physical_width());
   }
   return read_ahead_bytes_per_row(columns) + decoded;
 }

@@ -92,15 +92,6 @@ std::set<const catalog::Table*> tables_scanned_twice(plan::LogicalNode& root) {
   return twice;
 }
 
-/// kcol has no VARBINARY column type yet: writing one is refused before any file is made.
-void refuse_varbinary_in_kcol(const Schema& schema) {
-  for (const Field& f : schema.fields()) {
-    if (f.type.id() == TypeId::kVarbinary) {
-      throw NotImplemented("column '" + f.name + "': kcol files cannot store VARBINARY yet (write Parquet instead)");
-    }
-  }
-}
-
 /// GPU queries: the device pool (created once, its budget from gpu_memory_mb) and the table cache per the
 /// gpu_cache settings, into `ctx`.
 void prepare_device(SessionState& state, exec::ExecContext& ctx) {
@@ -280,7 +271,6 @@ QueryResult create_table_as(SessionState& state, const ast::CreateTableAsStateme
     const std::string dir = *state.catalog.data_dir();
     const std::string path = dir + "/" + name + "." + chosen;
     state.catalog.file_access().check_write(path, s.name.position);
-    if (chosen == "kcol") refuse_varbinary_in_kcol(*schema);
     const size_t count = chosen == "kcol" ? io::write_kcol_file(path, *schema, rows.batches, writer_options)
                                           : write_parquet_file(path, *schema, rows.batches, writer_options);
     state.catalog.add_table(catalog::open_file_table(name, path), true);
@@ -479,7 +469,6 @@ QueryResult copy_to(SessionState& state, const ast::CopyStatement& s, const std:
     count = write_parquet_file(s.file, schema, rows.batches, writer_options,
                                device_encode ? state.device_pool.get() : nullptr);
   } else if (format == "kcol") {
-    refuse_varbinary_in_kcol(schema);
     count = io::write_kcol_file(s.file, schema, rows.batches, writer_options,
                                 device_encode ? state.device_pool.get() : nullptr);
   } else if (format == "csv") {

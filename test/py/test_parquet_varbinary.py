@@ -111,9 +111,22 @@ def test_output_formats(run_kestrel):
     assert "00 ff 10" in aligned and "VARBINARY" in aligned
 
 
-def test_kcol_refuses_varbinary(run_kestrel, tmp_path):
+def test_kcol_stores_varbinary(run_kestrel, tmp_path):
+    """kcol keeps VARBINARY as offsets + bytes (plain, dictionary and compressed sections) and reads it back as
+    VARBINARY, bytes for bytes."""
     path = tmp_path / "b.kcol"
-    result = run_kestrel("--device", "cpu", "-c", f"COPY (SELECT X'00' AS b) TO '{path}'")
-    assert result.returncode != 0
-    assert "kcol files cannot store VARBINARY" in result.stderr, result.describe()
-    assert not path.exists()
+    source = tmp_path / "b.parquet"
+    rows = 30000
+    pq.write_table(pa.table({
+        "id": pa.array(range(rows), pa.int64()),
+        "blob": pa.array([None if i % 31 == 0 else bytes([i % 256, 0, 255]) * (1 + i % 40) for i in range(rows)],
+                         pa.binary()),
+        "flag": pa.array([bytes([i % 3]) for i in range(rows)], pa.binary()),
+    }), source)
+    result = run_kestrel("--device", "cpu", "-c",
+                         f"COPY (SELECT * FROM read_parquet('{source}')) TO '{path}' (FORMAT kcol, ROW_GROUP_SIZE 7000)")
+    assert result.returncode == 0, result.describe()
+    sql = "SELECT id, to_hex(blob), to_hex(flag), typeof(blob) FROM {} ORDER BY id"
+    expected = query(run_kestrel, sql.format(f"read_parquet('{source}')"))
+    assert query(run_kestrel, sql.format(f"read_kcol('{path}')")) == expected
+    assert "varbinary" in expected

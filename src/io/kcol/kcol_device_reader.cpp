@@ -60,7 +60,7 @@ bool sections_valid(const ChunkMeta& m, const LogicalType& type, size_t rows) {
   if (m.null_count > 0 && (m.validity_size < (rows + 7) / 8 || !inside(m.validity_offset, m.validity_size, m.size))) {
     return false;
   }
-  const bool is_string = type.id() == TypeId::kVarchar;
+  const bool is_string = type.is_variable_width();
   const bool packed_sections = m.encoding == Encoding::kPacked || m.encoding == Encoding::kDictionary;
   if (packed_sections) {
     const size_t blocks = (rows + kcol::kBlockValues - 1) / kcol::kBlockValues;
@@ -248,8 +248,8 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
     // No row groups (a file of no rows): empty columns of the schema's types.
     std::vector<ColumnPtr> empty;
     for (const Field& f : schema->fields()) {
-      if (f.type.id() == TypeId::kVarchar) {
-        empty.push_back(Column::make_string(0, 0, f.nullable, mr, stream));
+      if (f.type.is_variable_width()) {
+        empty.push_back(Column::retyped(Column::make_string(0, 0, f.nullable, mr, stream), f.type));
         KESTREL_CUDA_CHECK(
             cudaMemsetAsync(empty.back()->mutable_offsets(), 0, sizeof(int64_t), stream.handle()));
       } else {
@@ -347,7 +347,7 @@ Batch decode_staged_kcol(StagedKcol& staged, const SchemaPtr& schema, gpu::Strea
       all_dictionary = all_dictionary && m.encoding == Encoding::kDictionary;
       all_strings = all_strings && m.encoding == Encoding::kStrings;
     }
-    if (type.id() == TypeId::kVarchar &&
+    if (type.is_variable_width() &&
         ((!all_dictionary && !all_strings) || (all_dictionary && entries_total >= (uint64_t{1} << 31)))) {
       // Row groups that chose different string encodings, or dictionaries too big together for 32-bit codes: the
       // CPU twin reads them and the column is copied over.

@@ -142,7 +142,9 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
     if (out->null_count() != m.null_count) fail("the validity bitmap disagrees with the null count");
     return out;
   };
-  const bool is_string = type.id() == TypeId::kVarchar;
+  const bool is_string = type.is_variable_width();
+  // VARBINARY chunks are read as the VARCHAR buffers they share and relabelled.
+  const auto as_type = [&](ColumnPtr c) { return type.id() == TypeId::kVarbinary ? Column::retyped(c, type) : c; };
   switch (m.encoding) {
     case Encoding::kPlain: {
       if (is_string || kcol::packed_type(type)) fail("PLAIN encoding for " + type.to_string());
@@ -190,12 +192,12 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       }
       if (entries == 0 && rows > 0 && m.null_count != rows) fail("an empty dictionary for non-NULL rows");
       if (entries == 0) dictionary = string_column(offsets, 0, bytes, 0, "dictionary");
-      auto c = Column::make_dictionary(type, rows, indices, validity, 0, dictionary);
+      auto c = Column::make_dictionary(TypeId::kVarchar, rows, indices, validity, 0, dictionary);
       if (validity) {
         c->recount_nulls();
         if (c->null_count() != m.null_count) fail("the validity bitmap disagrees with the null count");
       }
-      return c;
+      return as_type(c);
     }
     case Encoding::kStrings: {
       if (!is_string) fail("STRINGS encoding for " + type.to_string());
@@ -204,7 +206,7 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
       const uint8_t* offsets = section(chunk, m.aux_offset, m.aux_size, "string offsets");
       const uint8_t* stored = section(chunk, m.data_offset, m.data_size, "string bytes");
       const std::vector<uint8_t> plain = section_bytes(stored, m.data_size, m.bytes_codec, last_offset(offsets, rows));
-      return with_validity(string_column(offsets, rows, plain.data(), plain.size(), "string"));
+      return as_type(with_validity(string_column(offsets, rows, plain.data(), plain.size(), "string")));
     }
   }
   fail("unknown encoding");

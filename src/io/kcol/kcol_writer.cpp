@@ -144,7 +144,7 @@ EncodedChunk encode_chunk(const kcol::ColumnInfo& info, const std::vector<Slice>
     encode_packed(values, valid, out);
     return out;
   }
-  if (type.id() != TypeId::kVarchar) {
+  if (!type.is_variable_width()) {
     const size_t width = type.physical_width();
     std::vector<uint8_t> data(rows * width, 0);
     size_t at = 0;
@@ -275,7 +275,7 @@ EncodedChunk encode_chunk_on_device(const kcol::ColumnInfo& info, const std::vec
   enum class Kind { kPacked, kDictionary, kStrings, kPlain } kind;
   if (kcol::packed_type(type)) {
     kind = Kind::kPacked;
-  } else if (type.id() == TypeId::kVarchar) {
+  } else if (type.is_variable_width()) {
     dictionary = slices.front().column->dictionary().get();
     bool shared = dictionary != nullptr && dictionary->length() > 0 && dictionary->length() <= kMaxDictionaryEntries;
     for (const Slice& s : slices) shared = shared && s.column->dictionary().get() == dictionary;
