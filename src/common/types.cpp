@@ -33,7 +33,8 @@ size_t LogicalType::physical_width() const {
     case TypeId::kTimestamp: return 8;
     case TypeId::kInterval: return 16;
     case TypeId::kVarchar:
-    case TypeId::kVarbinary: return 0;
+    case TypeId::kVarbinary:
+    case TypeId::kJson: return 0;
   }
   return 0;
 }
@@ -69,6 +70,7 @@ std::string LogicalType::to_string() const {
     case TypeId::kInterval: return "INTERVAL";
     case TypeId::kVarchar: return "VARCHAR";
     case TypeId::kVarbinary: return "VARBINARY";
+    case TypeId::kJson: return "JSON";
   }
   return "?";
 }

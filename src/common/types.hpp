@@ -26,6 +26,7 @@ enum class TypeId : uint8_t {
   kInterval,   ///< Interval: months, days, microseconds (16 bytes)
   kVarchar,    ///< int64 offsets (n + 1) and UTF-8 bytes
   kVarbinary,  ///< int64 offsets (n + 1) and bytes (any bytes, not UTF-8); compared bytewise unsigned
+  kJson,       ///< int64 offsets (n + 1) and canonical JSON text in UTF-8; equal values have equal bytes
 };
 
 /// A span of time with the three independent parts SQL intervals need; 16 bytes, like Arrow's month-day-nano.
@@ -55,14 +56,17 @@ class LogicalType {
   constexpr int precision() const { return precision_; }
   constexpr int scale() const { return scale_; }
 
-  /// Bytes per value in the values buffer (VARCHAR and VARBINARY: 0, their layout is offsets + bytes).
+  /// Bytes per value in the values buffer (VARCHAR, VARBINARY and JSON: 0, their layout is offsets + bytes).
   size_t physical_width() const;
   bool is_integral() const;
   bool is_numeric() const;
   bool is_fixed_width() const { return !is_variable_width() && id_ != TypeId::kNull; }
-  /// VARCHAR and VARBINARY: offsets + bytes. Code that moves, compares or hashes values by their bytes treats the
-  /// two alike; code that reads the bytes as text must check for VARCHAR.
-  constexpr bool is_variable_width() const { return id_ == TypeId::kVarchar || id_ == TypeId::kVarbinary; }
+  /// VARCHAR, VARBINARY and JSON: offsets + bytes. Code that moves, compares or hashes values by their bytes treats
+  /// them alike (JSON holds canonical text, so equal documents have equal bytes); code that reads the bytes as text
+  /// must check for VARCHAR.
+  constexpr bool is_variable_width() const {
+    return id_ == TypeId::kVarchar || id_ == TypeId::kVarbinary || id_ == TypeId::kJson;
+  }
   /// DECIMAL stored as int128 (precision above 18).
   bool is_wide_decimal() const { return id_ == TypeId::kDecimal && precision_ > kMaxInt64DecimalPrecision; }
 
@@ -79,8 +83,8 @@ class LogicalType {
   uint8_t scale_ = 0;
 };
 
-/// Every storable type once, DECIMAL in both widths; tests iterate over it. VARBINARY is left out: it runs on the
-/// CPU only, and the GPU differential tests iterate over these types too.
+/// Every storable type once, DECIMAL in both widths; tests iterate over it. VARBINARY and JSON are left out: they run
+/// on the CPU only, and the GPU differential tests iterate over these types too.
 const LogicalType* all_storable_types(size_t* count);
 
 }  // namespace kestrel

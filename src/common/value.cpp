@@ -83,6 +83,14 @@ Value Value::varbinary(std::string bytes) {
   return v;
 }
 
+Value Value::json(std::string text) {
+  Value v;
+  v.type_ = TypeId::kJson;
+  v.null_ = false;
+  v.data_ = std::move(text);
+  return v;
+}
+
 int128_t Value::as_int128() const {
   if (auto p = std::get_if<int128_t>(&data_)) return *p;
   return std::get<int64_t>(data_);
@@ -103,7 +111,8 @@ std::string Value::to_string() const {
     case TypeId::kDate: return format_date(static_cast<int32_t>(as_int64()));
     case TypeId::kTimestamp: return format_timestamp(as_int64());
     case TypeId::kInterval: return format_interval(as_interval());
-    case TypeId::kVarchar: return as_string();
+    case TypeId::kVarchar:
+    case TypeId::kJson: return as_string();
     case TypeId::kVarbinary: return format_varbinary(as_string());
   }
   return "?";

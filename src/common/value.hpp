@@ -9,7 +9,8 @@
 namespace kestrel {
 
 /// A typed scalar that may be NULL. Integral types, DATE, TIMESTAMP and narrow DECIMAL store int64; wide DECIMAL
-/// stores int128; REAL and DOUBLE store double; VARCHAR and VARBINARY store std::string (VARBINARY's any bytes).
+/// stores int128; REAL and DOUBLE store double; VARCHAR, VARBINARY and JSON store std::string (VARBINARY's any
+/// bytes, JSON its canonical text).
 class Value {
  public:
   /// An untyped NULL.
@@ -29,6 +30,8 @@ class Value {
   static Value interval(Interval v);
   static Value varchar(std::string v);
   static Value varbinary(std::string bytes);
+  /// A JSON value; `text` must be canonical JSON text (json_text.hpp makes it).
+  static Value json(std::string text);
 
   const LogicalType& type() const { return type_; }
   bool is_null() const { return null_; }

@@ -137,23 +137,27 @@ void PlanBuilder::count_references(const plan::LogicalNode& node) {
 
 namespace {
 
-/// Whether `node` or a node below it outputs (or scans) a VARBINARY column.
-bool carries_varbinary(const plan::LogicalNode& node) {
-  auto has = [](const std::vector<Field>& fields) {
-    return std::any_of(fields.begin(), fields.end(),
-                       [](const Field& f) { return f.type.id() == TypeId::kVarbinary; });
+/// Whether `node` or a node below it outputs (or scans) a column of type `type` (VARBINARY, JSON).
+bool carries_type(const plan::LogicalNode& node, TypeId type) {
+  auto has = [type](const std::vector<Field>& fields) {
+    return std::any_of(fields.begin(), fields.end(), [type](const Field& f) { return f.type.id() == type; });
   };
   if (has(node.output)) return true;
   if (node.kind == plan::NodeKind::kGet && has(node.as<plan::LogicalGet>().scan_fields())) return true;
   return std::any_of(node.children.begin(), node.children.end(),
-                     [](const plan::LogicalPtr& child) { return carries_varbinary(*child); });
+                     [type](const plan::LogicalPtr& child) { return carries_type(*child, type); });
 }
 
 }  // namespace
 
 std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr& root, bool device_rows) {
-  if (gpu_placement() && carries_varbinary(*root)) {
+  // No device operator takes VARBINARY or JSON values: such plans run on the CPU as a whole.
+  if (gpu_placement() && carries_type(*root, TypeId::kVarbinary)) {
     cpu_operators_.push_back("VARBINARY values");
+    cpu_only_ = true;
+  }
+  if (gpu_placement() && carries_type(*root, TypeId::kJson)) {
+    cpu_operators_.push_back("JSON values");
     cpu_only_ = true;
   }
   count_references(*root);

@@ -54,8 +54,8 @@ class PlanBuilder {
   static std::shared_ptr<StreamOperator> project(bool gpu, std::vector<plan::ExprPtr> exprs, SchemaPtr schema);
   /// Whether every expression can run on the GPU (false without GPU placement).
   bool gpu_exprs(const std::vector<plan::ExprPtr>& exprs) const;
-  /// Set when the plan carries VARBINARY values, which no GPU operator handles: the whole plan runs on the CPU (and
-  /// gpu_fallback off refuses it), so no device code ever sees a VARBINARY column, not even passing through.
+  /// Set when the plan carries VARBINARY or JSON values, which no GPU operator handles: the whole plan runs on the CPU
+  /// (and gpu_fallback off refuses it), so no device code ever sees such a column, not even passing through.
   bool cpu_only_ = false;
   /// Records that `node` runs on the CPU although the GPU is the device (gpu_fallback off refuses the query).
   void note_cpu(const plan::LogicalNode& node) {

@@ -181,7 +181,7 @@ bool SqlParser::at_type_literal() const {
   static constexpr std::string_view kTypeWords[] = {
       "date",  "timestamp", "time",   "boolean", "bool",   "tinyint", "smallint", "integer", "int",
       "bigint", "real",     "double", "float",   "decimal", "numeric", "varchar", "text",    "char",
-      "string", "int2",     "int4",   "int8",    "float4", "float8",
+      "string", "int2",     "int4",   "int8",    "float4", "float8", "json",
   };
   const Token& token = peek();
   if (token.type != TokenType::kWord || peek(1).type != TokenType::kString) return false;

@@ -103,6 +103,7 @@ Value Column::value_at(size_t row) const {
   if (!is_valid(row)) return Value::null(type_);
   if (type_.id() == TypeId::kVarchar) return Value::varchar(std::string(string_at(row)));
   if (type_.id() == TypeId::kVarbinary) return Value::varbinary(std::string(string_at(row)));
+  if (type_.id() == TypeId::kJson) return Value::json(std::string(string_at(row)));
   KESTREL_CHECK_MSG(encoding_ == ColumnEncoding::kPlain, "dictionary encoding of " << type_.to_string());
   switch (type_.id()) {
     case TypeId::kBoolean: return Value::boolean(data<uint8_t>()[row] != 0);

@@ -108,6 +108,7 @@ Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, E
   if (in.is_null_constant() || in.column->null_count() == in.column->length()) {  // also: no rows at all
     return null_operand(target, ctx.memory());
   }
+  if (source.id() == TypeId::kJson || target.id() == TypeId::kJson) return json_cast_kernel(in, target, rows, ctx);
   if (source.is_variable_width() && target.is_variable_width()) {
     // VARCHAR to VARBINARY: the UTF-8 bytes of the text, the same buffers under the new type. VARBINARY to VARCHAR
     // only comes from the binder, which runs VARCHAR aggregate states over bytes (SQL cannot write this cast).

@@ -13,6 +13,9 @@ Operand cast_to_string(const Operand& in, size_t rows, EvalContext& ctx);
 /// VARCHAR to any type by parsing; a value that does not parse raises `cannot cast 'abc' to DATE`.
 Operand cast_from_string(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx);
 
+/// Casts to and from JSON (json_cast.cpp): `in` or `target` is JSON.
+Operand json_cast_kernel(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx);
+
 /// `out` (a plain fixed-width cast result of `in`) with the rows where `failed[i]` is set made NULL too, for
 /// EvalContext::cast_failures_to_null: a new column over a copy of the values.
 ColumnPtr null_failed_rows(const ColumnPtr& out, const Operand& in, const std::vector<uint8_t>& failed,

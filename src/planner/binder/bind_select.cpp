@@ -6,6 +6,7 @@
 #include "planner/binder/binder.hpp"
 #include "planner/expression_utils.hpp"
 #include "planner/binder/expr_binder.hpp"
+#include "planner/functions/type_rules.hpp"
 
 namespace kestrel::plan {
 
@@ -408,6 +409,7 @@ LogicalPtr Binder::bind_select(const ast::Select& select, const ast::Query* quer
       }
       key.expr = make_column_ref(*out, *out < exprs.size() ? exprs[*out]->type : hidden[*out - exprs.size()]->type,
                                  *out < item_names.size() ? item_names[*out] : "");
+      require_orderable(key.expr->type, "ORDER BY", o.expr->position);
       keys.push_back(key);
     }
   }
@@ -536,6 +538,7 @@ LogicalPtr Binder::apply_order_limit(LogicalPtr plan, const ast::Query& query, c
                           "42P10");
       }
       key.expr = make_column_ref(*out, plan->output[*out].type, names[*out]);
+      require_orderable(key.expr->type, "ORDER BY", o.expr->position);
       sort->keys.push_back(key);
     }
     sort->output = plan->output;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "common/decimal.hpp"
+#include "common/json_text.hpp"
 #include "common/temporal.hpp"
 #include "planner/binder/ordered_aggregates.hpp"
 #include "planner/binder/presto_aggregates.hpp"
@@ -165,6 +166,7 @@ void resolve_aggregate(const std::string& name, ExprPtr argument, std::optional<
     a.function = name == "min"   ? AggregateFunction::kMin
                  : name == "max" ? AggregateFunction::kMax
                                  : AggregateFunction::kAnyValue;
+    if (a.function != AggregateFunction::kAnyValue) require_orderable(t, name.c_str(), pos);
     a.result_type = t.id() == TypeId::kNull ? LogicalType(TypeId::kInteger) : t;
     if (t.id() == TypeId::kNull) a.argument = Binder::cast_to(a.argument, TypeId::kInteger, pos);
   } else {
@@ -291,6 +293,9 @@ ExprPtr ExprBinder::bind_comparison(ScalarFunction f, const ast::Expr& left, con
   ExprPtr l = bind(left, ctx);
   ExprPtr r = bind(right, ctx);
   unify_for_comparison(l, r, pos, &left, &right);
+  const bool ordering = f == ScalarFunction::kLess || f == ScalarFunction::kLessEqual ||
+                        f == ScalarFunction::kGreater || f == ScalarFunction::kGreaterEqual;
+  if (ordering) require_orderable(l->type, "a comparison", pos);
   auto e = make_function(f, TypeId::kBoolean, {l, r});
   const_cast<Expr&>(*e).position = pos;
   return e;
@@ -535,6 +540,14 @@ ExprPtr ExprBinder::bind_literal(const ast::Literal& lit) {
 
 ExprPtr ExprBinder::bind_typed_literal(const ast::TypedLiteral& lit) {
   if (!lit.type.type) throw BinderError("unknown type " + lit.type.to_string(), lit.type.position, "42704");
+  if (lit.type.type->id() == TypeId::kJson) {  // JSON '...' parses the text (json_parse), it is not a cast
+    JsonSyntaxError error;
+    std::optional<std::string> text = canonical_json(lit.value, &error);
+    if (!text) {
+      throw InvalidInput("invalid JSON literal: " + error.describe() + " of the JSON text", "22P02", lit.position);
+    }
+    return make_constant(Value::json(std::move(*text)));
+  }
   return Binder::cast_to(make_constant(Value::varchar(lit.value)), *lit.type.type, lit.position);
 }
 
@@ -853,6 +866,7 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
     key.descending = o.direction == ast::SortDirection::kDescending;
     key.nulls_first = o.nulls == ast::NullOrder::kDefault ? key.descending : o.nulls == ast::NullOrder::kNullsFirst;
     key.expr = bind(*o.expr, inner);
+    require_orderable(key.expr->type, "ORDER BY", o.expr->position);
     w.order.push_back(std::move(key));
   }
   // Frames: from the partition's start to the current row (ROWS), to its last peer (RANGE, the default with ORDER

@@ -56,6 +56,9 @@ ResolvedFunction resolve_comparison(F f, const std::vector<LogicalType>& args, s
   std::optional<LogicalType> t = common_super_type(args[0], args[1]);
   if (!t) no_match(f, args, pos);
   if (is_null_type(*t)) t = kBoolean;
+  // JSON values compare for equality only (their canonical text), as in Presto.
+  const bool ordering = f == F::kLess || f == F::kLessEqual || f == F::kGreater || f == F::kGreaterEqual;
+  if (ordering && !is_orderable(*t)) no_match(f, args, pos);
   return {f, kBoolean, {*t, *t}};
 }
 

@@ -71,6 +71,16 @@ std::optional<LogicalType> common_super_type(const std::vector<LogicalType>& typ
   return result;
 }
 
+bool is_orderable(const LogicalType& type) { return type.id() != TypeId::kJson; }
+
+void require_orderable(const LogicalType& type, const char* what, std::optional<SourcePosition> pos) {
+  if (!is_orderable(type)) {
+    throw BinderError(std::string(what) + " on a " + type.to_string() + " value: " + type.to_string() +
+                          " is not orderable",
+                      pos, "42883");
+  }
+}
+
 bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
   if (from == to || from.id() == TypeId::kNull) return true;
   if (from.is_numeric() && to.is_numeric()) {
@@ -92,6 +102,14 @@ bool can_cast_explicitly(const LogicalType& from, const LogicalType& to) {
   // (Presto: bytes become text through from_utf8).
   if (from.id() == TypeId::kVarbinary || to.id() == TypeId::kVarbinary) {
     return from.id() == TypeId::kVarchar && to.id() == TypeId::kVarbinary;
+  }
+  // JSON: from VARCHAR (a JSON string), BOOLEAN, numbers, DATE and TIMESTAMP; to VARCHAR, BOOLEAN and numbers.
+  if (to.id() == TypeId::kJson) {
+    return from.id() == TypeId::kVarchar || from.id() == TypeId::kBoolean || from.is_numeric() ||
+           from.id() == TypeId::kDate || from.id() == TypeId::kTimestamp;
+  }
+  if (from.id() == TypeId::kJson) {
+    return to.id() == TypeId::kVarchar || to.id() == TypeId::kBoolean || to.is_numeric();
   }
   if (from.id() == TypeId::kVarchar || to.id() == TypeId::kVarchar) return true;
   if (from.is_numeric() && to.is_numeric()) return true;

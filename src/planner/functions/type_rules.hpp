@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/types.hpp"
 
 namespace kestrel::plan {
@@ -29,6 +30,12 @@ std::optional<LogicalType> common_super_type(const LogicalType& a, const Logical
 std::optional<LogicalType> common_super_type(const std::vector<LogicalType>& types);
 
 /// True when the binder may convert `from` to `to` without an explicit CAST (widening only).
+/// Whether values of `type` have an order (ORDER BY, <, min/max): all but JSON, which Presto does not order.
+bool is_orderable(const LogicalType& type);
+
+/// Throws BinderError when `type` has no order (`what`: "ORDER BY", "a window's ORDER BY").
+void require_orderable(const LogicalType& type, const char* what, std::optional<SourcePosition> pos);
+
 bool can_implicitly_cast(const LogicalType& from, const LogicalType& to);
 
 /// True when `CAST(x AS to)` of a `from` value is allowed at all (it may still fail at runtime on bad data):

@@ -18,7 +18,8 @@ PhysicalKind physical_kind(const LogicalType& type) {
     case TypeId::kDouble: return PhysicalKind::kDouble;
     case TypeId::kInterval: return PhysicalKind::kInterval;
     case TypeId::kVarchar:
-    case TypeId::kVarbinary: return PhysicalKind::kString;
+    case TypeId::kVarbinary:
+    case TypeId::kJson: return PhysicalKind::kString;
     case TypeId::kNull: break;
   }
   throw InternalError("no physical layout for type " + type.to_string());
