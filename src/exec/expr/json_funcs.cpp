@@ -1,6 +1,7 @@
-// Presto's JSON functions on the CPU, over JSON text in VARCHAR values (Kestrel has no JSON type): json_extract_scalar,
-// json_extract, json_size, json_array_length, json_array_get, json_parse, json_format, is_json_scalar. Paths are the
-// JSONPath subset Presto accepts: `$`, then `.name`, `["name"]` / `['name']` and `[index]` steps.
+// Presto's JSON functions on the CPU, over JSON values or JSON text in VARCHAR values: json_extract_scalar,
+// json_extract, json_size, json_array_length, json_array_get, json_array_contains, json_parse, json_format,
+// is_json_scalar. JSON results are canonical text (common/json_text.hpp). Paths are the JSONPath subset Presto
+// accepts: `$`, then `.name`, `["name"]` / `['name']` and `[index]` steps.
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/json_text.hpp"
 #include "exec/expr/kernels.hpp"
 #include "exec/expr/row_map.hpp"
 
@@ -98,6 +100,9 @@ std::optional<Json> parse_json(std::string_view text) {
   return doc;
 }
 
+/// Canonical text of a parsed value (invalid UTF-8 in its strings replaced by U+FFFD).
+std::string dump(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
 /// Paths parsed once per distinct text (a constant path is parsed once per batch).
 class PathCache {
  public:
@@ -134,18 +139,18 @@ Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_
         const Json* at = walk(*doc, steps);
         if (at == nullptr) return false;
         if (f == ScalarFunction::kJsonExtract) {
-          out += at->dump();
+          out += dump(*at);
           return true;
         }
         if (at->is_string()) {
           out += at->get_ref<const std::string&>();
         } else if (at->is_number() || at->is_boolean()) {
-          out += at->dump();
+          out += dump(*at);
         } else {
           return false;  // arrays, objects and null are not scalars
         }
         return true;
-      });
+      }, e.type);
     }
     case ScalarFunction::kJsonSize: {
       const StringReader path(args[1]);
@@ -175,20 +180,31 @@ Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_
         const auto n = static_cast<int64_t>(doc->size());
         if (k < 0) k += n;
         if (k < 0 || k >= n) return false;
-        out += (*doc)[static_cast<size_t>(k)].dump();
+        out += dump((*doc)[static_cast<size_t>(k)]);
         return true;
-      });
+      }, e.type);
     }
     case ScalarFunction::kJsonParse:
-    case ScalarFunction::kJsonFormat:
       return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
-        const std::optional<Json> doc = parse_json(text[i]);
-        if (!doc) {
-          if (f == ScalarFunction::kJsonFormat) return false;
+        JsonSyntaxError error;
+        std::optional<std::string> canonical = canonical_json(text[i], &error);
+        if (!canonical) {
           std::string shown(text[i].substr(0, 100));
-          throw InvalidInput("json_parse: cannot convert '" + shown + "' to JSON", "22P02");
+          throw InvalidInput("json_parse: cannot convert '" + shown + "' to JSON: " + error.describe(), "22P02");
         }
-        out += doc->dump();
+        out += *canonical;
+        return true;
+      }, e.type);
+    case ScalarFunction::kJsonFormat:
+      // A JSON value is canonical already; JSON text in a VARCHAR is made so (NULL when it is not JSON).
+      return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
+        if (args[0].column->type().id() == TypeId::kJson) {
+          out += text[i];
+          return true;
+        }
+        std::optional<std::string> canonical = canonical_json(text[i]);
+        if (!canonical) return false;
+        out += *canonical;
         return true;
       });
     case ScalarFunction::kIsJsonScalar:

@@ -82,7 +82,8 @@ ResolvedFunction resolve_presto_more(ScalarFunction f, const std::vector<Logical
     case F::kUrlDecode: return {f, kVarchar, expect(f, args, "s", pos)};
     case F::kJsonArrayContains: {
       // The value: a BOOLEAN, a number (compared as DOUBLE, or BIGINT for integers) or a VARCHAR.
-      if (args.size() != 2 || !is_string_or_null(args[0])) no_match(f, args, pos);
+      const bool json = args.size() == 2 && args[0].id() == TypeId::kJson;
+      if (args.size() != 2 || !(json || is_string_or_null(args[0]))) no_match(f, args, pos);
       const LogicalType& v = args[1];
       LogicalType value = kVarchar;
       if (v.id() == TypeId::kBoolean) {
@@ -94,7 +95,7 @@ ResolvedFunction resolve_presto_more(ScalarFunction f, const std::vector<Logical
       } else if (!is_string_or_null(v)) {
         no_match(f, args, pos);
       }
-      return {f, kBoolean, {kVarchar, value}};
+      return {f, kBoolean, {json ? args[0] : kVarchar, value}};
     }
     case F::kFromIso8601Date: return {f, kDate, expect(f, args, "s", pos)};
     case F::kToIso8601:
