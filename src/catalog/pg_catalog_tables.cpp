@@ -28,6 +28,7 @@ constexpr PgType kPgTypes[] = {
     {23, "int4", 4, "integer", 1007},
     {25, "text", -1, "text", 1009},
     {26, "oid", 4, "oid", 1028},
+    {114, "json", -1, "json", 199},
     {700, "float4", 4, "real", 1021},
     {701, "float8", 8, "double precision", 1022},
     {1043, "varchar", -1, "character varying", 1015},
@@ -58,6 +59,7 @@ int32_t pg_type_oid(const LogicalType& type) {
     case TypeId::kInterval: return 1186;
     case TypeId::kVarchar: return 1043;
     case TypeId::kVarbinary: return 17;
+    case TypeId::kJson: return 114;
     case TypeId::kNull: return 25;
   }
   return 25;

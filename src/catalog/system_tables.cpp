@@ -167,6 +167,7 @@ std::string sql_standard_type_name(const LogicalType& type) {
     case TypeId::kInterval: return "interval";
     case TypeId::kVarchar: return "character varying";
     case TypeId::kVarbinary: return "bytea";
+    case TypeId::kJson: return "json";
   }
   return "unknown";
 }
@@ -188,6 +189,7 @@ std::string trino_type_name(const LogicalType& type) {
     case TypeId::kInterval: return "interval day to second";
     case TypeId::kVarchar: return "varchar";
     case TypeId::kVarbinary: return "varbinary";
+    case TypeId::kJson: return "json";
   }
   return "unknown";
 }

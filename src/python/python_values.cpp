@@ -65,6 +65,10 @@ nb::object value_object(const Column& column, size_t row, const Converters& py) 
       std::string_view s = column.string_at(row);
       return steal_or_raise(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
     }
+    case TypeId::kJson: {  // the JSON text, as a str
+      std::string_view s = column.string_at(row);
+      return steal_or_raise(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "strict"));
+    }
     case TypeId::kVarbinary: {
       std::string_view s = column.string_at(row);
       return steal_or_raise(PyBytes_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size())));

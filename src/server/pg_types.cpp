@@ -19,6 +19,7 @@ PgColumnType pg_column_type(const LogicalType& type) {
     case TypeId::kInterval: return {TypeOid::kInterval, 16, -1};
     case TypeId::kVarchar: return {TypeOid::kVarchar, -1, -1};
     case TypeId::kVarbinary: return {TypeOid::kBytea, -1, -1};
+    case TypeId::kJson: return {TypeOid::kJson, -1, -1};
     case TypeId::kNull: return {TypeOid::kText, -1, -1};  // an untyped NULL column reads as text, as in PostgreSQL
   }
   return {};

@@ -21,6 +21,7 @@ enum class TypeOid : int32_t {
   kInt4 = 23,
   kText = 25,
   kOid = 26,
+  kJson = 114,
   kFloat4 = 700,
   kFloat8 = 701,
   kUnknown = 705,

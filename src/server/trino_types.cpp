@@ -126,6 +126,8 @@ std::string trino_type_name(const TrinoColumn& column) {
       return "varchar";
     case TypeId::kVarbinary:
       return "varbinary";
+    case TypeId::kJson:
+      return "json";
   }
   return "varchar";
 }
@@ -177,6 +179,7 @@ nlohmann::json trino_value(const Value& value, const TrinoColumn& column) {
       }
       break;
     case TypeId::kVarchar:
+    case TypeId::kJson:  // the Trino protocol sends json values as their text
       return value.as_string();
     case TypeId::kVarbinary: {  // the Trino protocol sends varbinary values in base64
       std::string text;

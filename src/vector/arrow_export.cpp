@@ -231,7 +231,8 @@ std::string export_format(const LogicalType& type) {
     case TypeId::kDate: return "tdD";
     case TypeId::kTimestamp: return "tsu:";
     case TypeId::kInterval: return "tin";
-    case TypeId::kVarchar: return "U";
+    case TypeId::kVarchar:
+    case TypeId::kJson: return "U";  // JSON text goes out as a string
     case TypeId::kVarbinary: return "Z";
   }
   throw InternalError("Arrow export of type " + type.to_string());

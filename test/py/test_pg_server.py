@@ -104,6 +104,13 @@ def test_varbinary_arrives_as_bytea(conn):
     assert cur.fetchone() == (b"\x00\xffA", b"", None)
 
 
+def test_json_arrives_as_json(conn):
+    cur = conn.execute("""SELECT JSON '{"b": [1, 2], "a": "x"}' AS j, CAST(NULL AS JSON) AS n""")
+    assert [column.type_code for column in cur.description] == [114, 114]
+    # psycopg parses the json type's text.
+    assert cur.fetchone() == ({"a": "x", "b": [1, 2]}, None)
+
+
 def test_error_has_sqlstate_and_position(conn):
     with pytest.raises(psycopg.errors.UndefinedColumn) as caught:
         conn.execute("SELECT i4, nope FROM typed")

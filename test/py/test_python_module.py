@@ -210,6 +210,14 @@ def test_varbinary_is_bytes_in_python_and_arrow(kestrel, con):
     assert table.column("x").to_pylist() == [b"\n"] * 3
 
 
+def test_json_is_text_in_python_and_arrow(con):
+    result = con.sql("""SELECT JSON '{"b": 1, "a": [true]}' AS j, CAST(NULL AS JSON) AS n""")
+    assert result.fetchall() == [('{"a":[true],"b":1}', None)]
+    table = con.sql("""SELECT JSON '[1, "x"]' AS j""").arrow()
+    assert table.schema.field("j").type == pa.large_string()
+    assert table.column("j").to_pylist() == ['[1,"x"]']
+
+
 def test_register_replaces_and_unregister(kestrel, con):
     con.register("t", pa.table({"a": [1, 2]}))
     con.register("t", pa.table({"b": ["x"]}))

@@ -152,6 +152,12 @@ def test_varbinary_is_base64_on_the_wire(server, cursor):
     assert cursor.fetchall() == [[b"kestrel"]]
 
 
+def test_json_is_its_text_on_the_wire(server):
+    body = _post(server, """SELECT JSON '{"b": [1, 2], "a": "x"}' AS j, CAST(NULL AS JSON) AS n""")
+    assert [c["type"] for c in body["columns"]] == ["json"] * 2
+    assert body["data"] == [['{"a":"x","b":[1,2]}', None]]
+
+
 def test_intervals(cursor):
     cursor.execute("SELECT INTERVAL '1 day' + INTERVAL '2 hours' + INTERVAL '3 seconds' AS ds, -INTERVAL '2 hours' AS neg, "
                    "CAST(NULL AS INTERVAL) AS n, INTERVAL '-14 months' AS ym, INTERVAL '1 month 1 day' AS mixed")
