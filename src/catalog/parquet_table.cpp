@@ -24,7 +24,8 @@ io::PredicateOp to_io(PruneOp op) {
 bool less_than(const Value& a, const Value& b) {
   switch (a.type().id()) {
     case TypeId::kVarchar:
-    case TypeId::kVarbinary: return a.as_string() < b.as_string();
+    case TypeId::kVarbinary:
+    case TypeId::kJson: return a.as_string() < b.as_string();
     case TypeId::kReal:
     case TypeId::kDouble: return a.as_double() < b.as_double();
     case TypeId::kDecimal: return a.as_int128() < b.as_int128();

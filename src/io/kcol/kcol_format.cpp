@@ -28,7 +28,7 @@ struct Reader {
   }
 };
 
-bool valid_type_id(uint64_t id) { return id >= static_cast<uint64_t>(TypeId::kBoolean) && id <= static_cast<uint64_t>(TypeId::kVarbinary); }
+bool valid_type_id(uint64_t id) { return id >= static_cast<uint64_t>(TypeId::kBoolean) && id <= static_cast<uint64_t>(TypeId::kJson); }
 
 }  // namespace
 

@@ -143,8 +143,8 @@ ColumnPtr decode_chunk(const std::vector<uint8_t>& chunk, const ChunkMeta& m, co
     return out;
   };
   const bool is_string = type.is_variable_width();
-  // VARBINARY chunks are read as the VARCHAR buffers they share and relabelled.
-  const auto as_type = [&](ColumnPtr c) { return type.id() == TypeId::kVarbinary ? Column::retyped(c, type) : c; };
+  // VARBINARY and JSON chunks are read as the VARCHAR buffers they share and relabelled.
+  const auto as_type = [&](ColumnPtr c) { return type.id() != TypeId::kVarchar ? Column::retyped(c, type) : c; };
   switch (m.encoding) {
     case Encoding::kPlain: {
       if (is_string || kcol::packed_type(type)) fail("PLAIN encoding for " + type.to_string());

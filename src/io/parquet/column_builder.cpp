@@ -6,6 +6,7 @@
 
 #include "common/bit_util.hpp"
 #include "common/error.hpp"
+#include "common/json_text.hpp"
 #include "io/parquet/rle_bit_packed.hpp"
 #include "io/parquet/value_conversion.hpp"
 
@@ -14,6 +15,32 @@ namespace kestrel::io::parquet {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw InvalidInput(what); }
+
+/// A plain JSON column with each value in canonical form (common/json_text.hpp), which equality and hashing of
+/// JSON values rely on; text that is not JSON is bad data.
+ColumnPtr canonical_json_column(const ColumnPtr& column, gpu::MemoryResource& mr) {
+  const size_t rows = column->length();
+  std::string chars;
+  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr, gpu::Stream::host());
+  int64_t* off = offsets->as<int64_t>();
+  off[0] = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    if (column->is_valid(r)) {
+      const std::string_view text = column->string_at(r);
+      JsonSyntaxError error;
+      const std::optional<std::string> canonical = canonical_json(text, &error);
+      if (!canonical) {
+        fail("JSON column value '" + std::string(text.substr(0, 100)) + "' is not JSON: " + error.describe());
+      }
+      chars += *canonical;
+    }
+    off[r + 1] = static_cast<int64_t>(chars.size());
+  }
+  BufferPtr bytes = Buffer::allocate(chars.size(), mr, gpu::Stream::host());
+  if (!chars.empty()) std::memcpy(bytes->data(), chars.data(), chars.size());
+  return Column::from_buffers(column->type(), ColumnEncoding::kPlain, rows, column->null_count(), column->validity(),
+                              std::move(bytes), std::move(offsets), nullptr);
+}
 
 uint32_t load_le32(const uint8_t* p) {
   uint32_t v;
@@ -399,8 +426,10 @@ ColumnPtr ColumnBuilder::finish() {
     return Column::from_buffers(column_.type, ColumnEncoding::kPlain, rows_, null_count, validity, values_, nullptr,
                                 nullptr);
   }
+  const bool json = column_.type.id() == TypeId::kJson;
   if (string_mode_ == StringMode::kDictionary) {
-    return Column::make_dictionary(column_.type, rows_, values_, validity, null_count, dictionary_column_);
+    const ColumnPtr dictionary = json ? canonical_json_column(dictionary_column_, mr_) : dictionary_column_;
+    return Column::make_dictionary(column_.type, rows_, values_, validity, null_count, dictionary);
   }
   if (string_mode_ == StringMode::kNone) switch_to_plain_strings();  // no rows
   if (!chars_ || chars_->size() > chars_size_ + chars_size_ / 4 + 4096) {
@@ -408,8 +437,9 @@ ColumnPtr ColumnBuilder::finish() {
     if (chars_size_ > 0) std::memcpy(exact->data(), chars_->data(), chars_size_);
     chars_ = std::move(exact);
   }
-  return Column::from_buffers(column_.type, ColumnEncoding::kPlain, rows_, null_count, validity, chars_, offsets_,
-                              nullptr);
+  ColumnPtr column = Column::from_buffers(column_.type, ColumnEncoding::kPlain, rows_, null_count, validity, chars_,
+                                         offsets_, nullptr);
+  return json ? canonical_json_column(column, mr_) : column;
 }
 
 }  // namespace kestrel::io::parquet

@@ -157,10 +157,11 @@ Typing type_primitive(const SchemaElement& e) {
     case PhysicalType::kDouble: return typed(TypeId::kDouble, ValueConversion::kIdentity);
     case PhysicalType::kByteArray:
     case PhysicalType::kFixedLenByteArray: {
-      // Text annotations read as VARCHAR; bytes without one (and BSON, UUID, unknown annotations) as VARBINARY.
-      const bool text = a.kind == Kind::kString || a.kind == Kind::kEnum || a.kind == Kind::kJson;
-      return typed(text ? TypeId::kVarchar : TypeId::kVarbinary, ValueConversion::kBinaryToString,
-                   SortOrder::kUnsigned);
+      // Text annotations read as VARCHAR, JSON as JSON; bytes without one (and BSON, UUID, unknown annotations) as
+      // VARBINARY.
+      const bool text = a.kind == Kind::kString || a.kind == Kind::kEnum;
+      const TypeId id = a.kind == Kind::kJson ? TypeId::kJson : text ? TypeId::kVarchar : TypeId::kVarbinary;
+      return typed(id, ValueConversion::kBinaryToString, SortOrder::kUnsigned);
     }
   }
   return unsupported("unknown physical type " + std::to_string(static_cast<int32_t>(physical)));

@@ -83,6 +83,11 @@ SchemaElement schema_element_for(const Field& field) {
       e.logical_type.kind = Kind::kString;
       break;
     case TypeId::kVarbinary: e.type = PhysicalType::kByteArray; break;  // bytes: no annotation
+    case TypeId::kJson:
+      e.type = PhysicalType::kByteArray;
+      e.converted_type = ConvertedType::kJson;
+      e.logical_type.kind = Kind::kJson;
+      break;
     case TypeId::kInterval:
       throw NotImplemented("column '" + field.name +
                            "': INTERVAL cannot be written to Parquet (its interval type has no microseconds)");
@@ -112,7 +117,8 @@ PhysicalValues::PhysicalValues(const LogicalType& type) : type_(type) {
       }
       break;
     case TypeId::kVarchar:
-    case TypeId::kVarbinary: kind = StatKind::kByteArray; break;
+    case TypeId::kVarbinary:
+    case TypeId::kJson: kind = StatKind::kByteArray; break;
     default: throw NotImplemented("Parquet writer: type " + type.to_string() + " cannot be written");
   }
 }
@@ -158,7 +164,8 @@ void PhysicalValues::append(const Column& column, size_t row) {
       }
       break;
     case TypeId::kVarchar:
-    case TypeId::kVarbinary: {
+    case TypeId::kVarbinary:
+    case TypeId::kJson: {
       std::string_view s = src->string_at(row);
       put(s.data(), s.size());
       offsets_.push_back(data.size());
@@ -187,7 +194,7 @@ void PhysicalValues::append_rows(const Column& column, size_t begin, size_t coun
       count_ += count;
       return;
     }
-    if (id == TypeId::kVarchar || id == TypeId::kVarbinary) {
+    if (id == TypeId::kVarchar || id == TypeId::kVarbinary || id == TypeId::kJson) {
       const int64_t* offsets = column.offsets()->as<int64_t>();
       const size_t first = static_cast<size_t>(offsets[begin]);
       const size_t base = data.size();
