@@ -163,6 +163,7 @@ void run_one(Pipeline& p, ExecContext& ctx, size_t index, size_t count) {
     try {
       auto local = p.sink->make_local_state(ctx);
       while (!failed.load(std::memory_order_relaxed)) {
+        if (p.sink->input_unneeded()) break;
         size_t m = next.fetch_add(1);
         if (m >= morsels) break;
         ctx.check_cancelled();

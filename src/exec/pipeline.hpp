@@ -61,6 +61,9 @@ class Sink {
   virtual void combine(LocalState& local, ExecContext& ctx) = 0;
   /// Called once after all local states were combined.
   virtual void finalize(ExecContext& ctx) {}
+  /// True once the sink's result cannot depend on more input (the other side of an INTERSECT finished empty):
+  /// drivers then read no further morsels. Checked before each morsel.
+  virtual bool input_unneeded() const { return false; }
   virtual std::string name() const = 0;
 };
 

@@ -10,6 +10,7 @@
 /// pipelines' sinks, or one order-insensitive sink fed by both) — SetOpSink with kUnion and all = true exists only
 /// for plans that want the bag union through a single source.
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -35,6 +36,11 @@ class SetOpState {
   /// How many times the operation outputs a row seen `left` and `right` times.
   uint64_t copies(uint64_t left, uint64_t right) const;
 
+  /// Marks side `side` finished (its sink's finalize).
+  void finish(int side) { finished_[side].store(true); }
+  /// Whether more input of side `side` cannot change the output: the other side finished with no rows, and the
+  /// operation is an INTERSECT, or an EXCEPT whose left side that is.
+  bool side_unneeded(int side) const;
   /// After both sides finished: computes the output rows. Once.
   void prepare_output();
   size_t output_rows() const { return output_.size(); }
@@ -47,6 +53,8 @@ class SetOpState {
   std::mutex mutex_;
   GroupTable rows_;
   std::vector<uint64_t> counts_[2];
+  std::atomic<bool> finished_[2] = {false, false};
+  std::atomic<uint64_t> seen_[2] = {0, 0};  ///< rows merged into each side
   std::vector<ColumnPtr> columns_;  ///< the distinct rows (after prepare_output)
   std::vector<uint32_t> output_;    ///< distinct-row index of each output row
 };
@@ -59,6 +67,8 @@ class SetOpSink final : public Sink {
   std::unique_ptr<LocalState> make_local_state(ExecContext& ctx) override;
   void consume(LocalState& local, size_t morsel, size_t sequence, Batch batch, ExecContext& ctx) override;
   void combine(LocalState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override { state_->finish(side_); }
+  bool input_unneeded() const override { return state_->side_unneeded(side_); }
   std::string name() const override;
 
  private:

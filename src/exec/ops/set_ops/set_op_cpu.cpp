@@ -31,6 +31,15 @@ void SetOpState::merge(int side, const GroupTable& rows, const std::vector<uint6
     size_t first = rows.chunk_first(c);
     for (size_t i = 0; i < ids.size(); ++i) counts_[side][ids[i]] += counts[first + i];
   }
+  uint64_t total = 0;
+  for (uint64_t n : counts) total += n;
+  seen_[side].fetch_add(total);
+}
+
+bool SetOpState::side_unneeded(int side) const {
+  const int other = 1 - side;
+  if (!finished_[other].load() || seen_[other].load() != 0) return false;
+  return op_ == plan::SetOpKind::kIntersect || (op_ == plan::SetOpKind::kExcept && other == 0);
 }
 
 uint64_t SetOpState::copies(uint64_t left, uint64_t right) const {
