@@ -246,6 +246,28 @@ TEST_F(GpuExprTest, LikeOverShortAndLongStrings) {
   EXPECT_EQ(compared_, 4u * 7u * 2u);
 }
 
+// upper and lower over two-byte letters at every offset of the GPU's eight-byte ranges (a sequence split between
+// two threads), three-byte characters and an invalid lone continuation byte inside a string.
+TEST_F(GpuExprTest, CaseMappingOfNonAsciiLetters) {
+  std::mt19937_64 rng(23);
+  const char* pieces[] = {"a", "Z", "\xC3\x94", "\xC3\xA9", "\xCE\xA3", "\xD0\xB4", "\xC5\x81", "\xE2\x82\xAC",
+                          "\xC3\x9F", " ", "\xC4\xB0", "x\x80y"};
+  std::vector<Value> text;
+  for (size_t r = 0; r < 5000; ++r) {
+    std::string t;
+    for (size_t k = rng() % 12; k > 0; --k) t += pieces[rng() % 12];
+    text.push_back(r % 29 == 0 ? Value::null(TypeId::kVarchar) : Value::varchar(t));
+  }
+  const std::vector<Field> fields = {{"t", TypeId::kVarchar}};
+  Batch host(std::make_shared<Schema>(fields), {Column::from_values(TypeId::kVarchar, text)}, text.size(),
+             gpu::MemoryKind::kHost);
+  Batch device = copy_batch(host, device_mr(), stream());
+  for (auto f : {ScalarFunction::kUpper, ScalarFunction::kLower}) {
+    expect_same(*fn(f, TypeId::kVarchar, {col(host, "t")}), host, device);
+  }
+  EXPECT_EQ(compared_, 2u);
+}
+
 TEST_F(GpuExprTest, Strings) {
   exprs_for_ = [&](const Batch& b) {
     const LogicalType BOOL = TypeId::kBoolean, S = TypeId::kVarchar;

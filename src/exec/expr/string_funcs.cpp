@@ -44,15 +44,12 @@ Operand map_to_fixed(const LogicalType& type, const std::vector<Operand>& args, 
   return Operand{out, shape_of(args, rows).constant};
 }
 
-/// ASCII case mapping (other characters are kept as they are).
+/// Case mapping of ASCII, Latin, Greek and Cyrillic letters (utf8::map_case; other characters are kept as they
+/// are, and no byte moves, as on the GPU).
 void append_case_mapped(std::string& out, std::string_view s, bool upper) {
   const size_t start = out.size();
-  out.append(s.data(), s.size());
-  for (size_t i = start; i < out.size(); ++i) {
-    char& c = out[i];
-    if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  out.resize(start + s.size());
+  utf8::map_case_bytes(s.data(), out.data() + start, 0, s.size(), s.size(), upper);
 }
 
 /// The code points of a trim set.

@@ -28,16 +28,11 @@ __global__ void length_kernel(DeviceArg s, DeviceOut out, size_t rows) {
   write_validity(out.validity, i, in, valid);
 }
 
-/// Eight bytes per thread where aligned; ASCII letters change case, every other byte is copied.
+/// Eight bytes per thread (utf8::map_case_bytes: the thread holding a two-byte sequence's lead writes both bytes).
 __global__ void case_map_kernel(const char* in, char* out, size_t bytes, bool upper) {
   const size_t k = row_index();
-  const char lo = upper ? 'a' : 'A';
-  const char hi = upper ? 'z' : 'Z';
-  const int delta = upper ? 'A' - 'a' : 'a' - 'A';
-  for (size_t b = k * 8; b < bytes && b < k * 8 + 8; ++b) {
-    const char c = in[b];
-    out[b] = c >= lo && c <= hi ? static_cast<char>(c + delta) : c;
-  }
+  if (k * 8 >= bytes) return;
+  utf8::map_case_bytes(in, out, k * 8, k * 8 + 8 < bytes ? k * 8 + 8 : bytes, bytes, upper);
 }
 
 __global__ void concat_lengths_kernel(ConcatArgs args, int64_t* offsets, uint32_t* validity, size_t rows) {
