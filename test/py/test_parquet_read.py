@@ -263,10 +263,13 @@ def compare_file(path, columns=None, read_kwargs=None, extra_args=()):
 
 
 def check_byte_kind(path, name, ktype, arrow_type):
-    """Byte columns read as pyarrow reads them: text (STRING, ENUM, JSON annotations) as VARCHAR, other bytes as
-    VARBINARY."""
+    """Byte columns read as pyarrow reads them: text (STRING, ENUM annotations) as VARCHAR, JSON as JSON (pyarrow's
+    json extension type), other bytes as VARBINARY."""
     if pa.types.is_dictionary(arrow_type):
         arrow_type = arrow_type.value_type
+    if getattr(arrow_type, "extension_name", None) == "arrow.json":
+        assert ktype == "JSON", f"{path}: column {name} is {arrow_type} in pyarrow, {ktype} in Kestrel"
+        return
     if isinstance(arrow_type, pa.ExtensionType):
         arrow_type = arrow_type.storage_type
     text = pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type) or pa.types.is_string_view(arrow_type)
