@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace kestrel {
 
 namespace {
@@ -19,6 +21,21 @@ std::string parse_error_reason(const std::string& what) {
   return reason;
 }
 
+/// Sets `error`'s line and column to those of byte `offset` of `text`.
+void locate(std::string_view text, size_t offset, JsonSyntaxError& error) {
+  error.line = 1;
+  error.column = 1;
+  error.offset = std::min(offset, text.size());
+  for (size_t i = 0; i < error.offset; ++i) {
+    if (text[i] == '\n') {
+      ++error.line;
+      error.column = 1;
+    } else {
+      ++error.column;
+    }
+  }
+}
+
 }  // namespace
 
 std::string JsonSyntaxError::describe() const {
@@ -32,18 +49,24 @@ std::optional<std::string> canonical_json(std::string_view text, JsonSyntaxError
   } catch (const Json::parse_error& e) {
     if (error != nullptr) {
       // e.byte counts from 1 and points at the character that failed (one past the end for a truncated text).
-      const size_t end = std::min(text.size(), e.byte == 0 ? size_t{0} : e.byte - 1);
-      *error = JsonSyntaxError{};
-      error->offset = end;
-      for (size_t i = 0; i < end; ++i) {
-        if (text[i] == '\n') {
-          ++error->line;
-          error->column = 1;
-        } else {
-          ++error->column;
-        }
-      }
+      locate(text, e.byte == 0 ? 0 : e.byte - 1, *error);
       error->reason = parse_error_reason(e.what());
+    }
+    return std::nullopt;
+  } catch (const Json::out_of_range& e) {  // a number beyond a double ("number overflow parsing '1e400'")
+    if (error != nullptr) {
+      std::string reason = e.what();
+      const size_t start = reason.find("] ");
+      if (start != std::string::npos) reason.erase(0, start + 2);
+      const size_t quote = reason.find('\'');
+      const size_t end = quote == std::string::npos ? std::string::npos : reason.find('\'', quote + 1);
+      size_t at = 0;
+      if (end != std::string::npos) {
+        at = text.find(std::string_view(reason).substr(quote + 1, end - quote - 1));
+        if (at == std::string_view::npos) at = 0;
+      }
+      locate(text, at, *error);
+      error->reason = reason;
     }
     return std::nullopt;
   }
