@@ -1484,9 +1484,10 @@ class Checker:
 
 def _number(v):
     try:
-        return float(v)
+        x = float(v)
     except ValueError:
         return None
+    return x if x == x else None  # NaN (also the name "Nan") sorts as text
 
 
 def sort_for_comparison(expected, actual):

@@ -125,9 +125,12 @@ def compare_rows(expected_rows, actual_rows, ordered, rel=1e-9):
         if v is None or v == "":
             return ""
         try:
-            return float(v)
+            x = float(v)
         except (TypeError, ValueError):
             return str(v)
+        # NaN compares as text: a DOUBLE NaN in any spelling as "nan", a word such as the name "Nan" as itself
+        # (float() accepts it, and NaN never equals NaN nor sorts).
+        return x if x == x else ("nan" if str(v).strip().lower() == "nan" else str(v))
 
     e = [[norm(v) for v in row] for row in expected_rows]
     a = [[norm(v) for v in row] for row in actual_rows]
