@@ -8,6 +8,11 @@ then `bench/kernel_timeline.py trace.tsv`. The timeline is cut into segments whe
 time the GPU had a kernel running, the time a host-to-device copy was running, both at once, the copies' bytes and
 rate, a strip of 20 slices (percent of each slice with a kernel / with a copy running), and the kernels by total
 time and by the time they ran alone (nothing else on the GPU: the stretches that kept everything else waiting).
+
+With --ranges the timeline is cut by the statements' ranges instead (Kestrel marks each statement's start and end
+through the tracer library), and each statement gets one line: its wall time, the time a
+kernel ran, the kernels launched, and the host time inside CUDA calls by kind (synchronizations, copies,
+allocations, launches); --api lists every call name per statement too.
 """
 import argparse
 import collections
@@ -152,14 +157,85 @@ def report(seg, names, t0, top):
         print(f"   {n[:60]:60} {count[n]:6} {ms(total[n]):9.2f} {ms(alone[n]):9.2f}  (alone)")
 
 
+API_KINDS = (
+    ("sync", ("Synchronize", "cudaStreamWaitEvent", "cudaEventQuery", "cudaStreamQuery")),
+    ("copy", ("Memcpy", "Memset")),
+    ("alloc", ("Malloc", "Free", "HostRegister", "HostUnregister", "HostAlloc")),
+    ("launch", ("Launch",)),
+)
+
+
+def api_kind(name):
+    for kind, parts in API_KINDS:
+        if any(p in name for p in parts):
+            return kind
+    return "other"
+
+
+def ranges(rows):
+    """(name, start, end) for every statement range, in start order."""
+    open_, out = {}, []
+    for r in rows:
+        if r[0] == "MS":
+            open_[r[3]] = (r[4], r[1])
+        elif r[0] == "ME" and r[3] in open_:
+            name, start = open_.pop(r[3])
+            out.append((name, start, r[1]))
+    return sorted(out, key=lambda x: x[1])
+
+
+def report_ranges(rows, show_api, min_ms):
+    import bisect
+    marks = ranges(rows)
+    if not marks:
+        print("no statement ranges in the trace")
+        return
+    body = [r for r in rows if r[0] in ("K", "R") or r[0].startswith("C")]
+    starts = [r[1] for r in body]
+    ms = lambda ns: ns / 1e6  # noqa: E731
+    print(f"{'#':>4} {'wall ms':>8} {'kernel ms':>9} {'kernels':>7} {'sync ms':>8} {'n sync':>6} {'copy ms':>8} "
+          f"{'n copy':>6} {'alloc ms':>8} {'n alloc':>7} {'launch ms':>9}  statement")
+    totals = collections.Counter()
+    for i, (name, s, e) in enumerate(marks):
+        if ms(e - s) < min_ms:
+            continue
+        inside = body[bisect.bisect_left(starts, s):bisect.bisect_right(starts, e)]
+        kernels = [(r[1], min(r[2], e)) for r in inside if r[0] == "K"]
+        api_t, api_n, per_name = collections.Counter(), collections.Counter(), collections.Counter()
+        for r in inside:
+            if r[0] == "R":
+                k = api_kind(r[4])
+                api_t[k] += r[2] - r[1]
+                api_n[k] += 1
+                per_name[r[4]] += r[2] - r[1]
+        busy = union(kernels)
+        totals.update({"wall": e - s, "kernel": busy, "kernels": len(kernels), **{f"t_{k}": v for k, v in
+                       api_t.items()}, **{f"n_{k}": v for k, v in api_n.items()}})
+        print(f"{i:4} {ms(e - s):8.2f} {ms(busy):9.2f} {len(kernels):7} {ms(api_t['sync']):8.2f} "
+              f"{api_n['sync']:6} {ms(api_t['copy']):8.2f} {api_n['copy']:6} {ms(api_t['alloc']):8.2f} "
+              f"{api_n['alloc']:7} {ms(api_t['launch']):9.2f}  {name[:70]}")
+        if show_api:
+            for n, t in per_name.most_common(8):
+                print(f"        {n:40} {ms(t):8.2f} ms")
+    print(f"total {ms(totals['wall']):.1f} ms wall, {ms(totals['kernel']):.1f} ms with a kernel running, "
+          f"{totals['kernels']} kernels; in CUDA calls: sync {ms(totals['t_sync']):.1f} ms ({totals['n_sync']}), "
+          f"copy {ms(totals['t_copy']):.1f} ms ({totals['n_copy']}), alloc {ms(totals['t_alloc']):.1f} ms "
+          f"({totals['n_alloc']}), launch {ms(totals['t_launch']):.1f} ms ({totals['n_launch']})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace")
     ap.add_argument("--gap", type=float, default=30.0, help="idle ms that ends a segment (default 30)")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--min-span", type=float, default=5.0, help="skip segments shorter than this many ms")
+    ap.add_argument("--ranges", action="store_true", help="one line per statement instead")
+    ap.add_argument("--api", action="store_true", help="with --ranges: the CUDA calls of each statement by name")
     args = ap.parse_args()
     rows = load(args.trace)
+    if args.ranges:
+        report_ranges(rows, args.api, 0.0)
+        return
     if not rows:
         print("no records")
         return

@@ -9,6 +9,7 @@
 #include "exec/expr/evaluate.hpp"
 #include "gpu/device.hpp"
 #include "gpu/memory_resource.hpp"
+#include "gpu/trace_range.hpp"
 #include "main/database_state.hpp"
 #include "main/statement_runner.hpp"
 #include "parser/parser.hpp"
@@ -97,6 +98,7 @@ void Connection::set_progress(std::function<void(size_t, size_t, size_t, size_t)
 QueryResult Connection::query(std::string_view sql, bool device_rows) {
   cancel_requested_.store(false);
   auto start = std::chrono::steady_clock::now();
+  gpu::TraceRange range(sql);
   auto statement = parse_statement(sql);
   QueryResult result = run_statement(*session_, *statement, cancel_requested_, device_rows);
   result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

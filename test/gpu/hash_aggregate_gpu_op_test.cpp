@@ -383,6 +383,39 @@ TEST_F(HashAggregateGpuOpTest, OneTableForOneIntegerKey) {
   }
 }
 
+/// Two to eight integer-like keys in one table (wide keys: each slot claimed, written, then published), with NULL
+/// keys, keys of 2, 4 and 8 bytes, growth from many groups, and skew.
+TEST_F(HashAggregateGpuOpTest, OneTableForWideKeys) {
+  const SchemaPtr schema = std::make_shared<Schema>(batch_fields());
+  using exec::aggregate_gpu_detail::AggregateTableGpu;
+  std::vector<AggregateSpec> all = table_aggregates();
+  const std::vector<AggregateSpec> first(all.begin(), all.begin() + 14), second(all.begin() + 14, all.end());
+  const std::vector<std::vector<size_t>> key_sets = {
+      {kKeyInt, kValSmall}, {kValSmall, kValDate, kKeyInt}, {kValBig, kKeyInt}, {kValDec, kValSmall}};
+  for (const auto& keys : key_sets) ASSERT_TRUE(AggregateTableGpu::supports(*schema, keys, first));
+  ASSERT_TRUE(AggregateTableGpu::supports(*schema, {kKeyInt, kValSmall, kValDate, kValBig, kValDec, kValInt, kKeyInt,
+                                                    kValSmall},
+                                          first));
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt, kValSmall, kValDate, kValBig, kValDec, kValInt,
+                                                     kKeyInt, kValSmall, kValDate},
+                                           first));
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt, kKeyStr}, first));
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt, kKeyDouble}, first));
+  const auto few = make_batches(5, 3000, Spread::kFew, 21);
+  const auto unique = make_batches(4, 60000, Spread::kUnique, 22);
+  const auto skewed = make_batches(3, 100000, Spread::kSkewed, 23);
+  for (const auto* aggs : {&first, &second}) {
+    for (const auto& keys : key_sets) {
+      expect_same(few, keys, *aggs, "wide table: few", 2);
+      expect_same(unique, keys, *aggs, "wide table: unique", 3, 100000);
+      expect_same(skewed, keys, *aggs, "wide table: skewed", 2);
+    }
+    expect_same(few, {kKeyInt, kValSmall, kValDate, kValBig, kValDec, kValInt}, *aggs, "wide table: six keys", 2);
+    expect_same(make_batches(1, 1, Spread::kFew, 24), {kKeyInt, kValSmall}, *aggs, "wide table: one row");
+    expect_same({}, {kKeyInt, kValSmall}, *aggs, "wide table: no batches");
+  }
+}
+
 /// One DISTINCT aggregate and nothing else: the groups come from its distinct rows, found by hash.
 TEST_F(HashAggregateGpuOpTest, OneDistinctAggregate) {
   using F = AggregateFunction;

@@ -1,11 +1,17 @@
 // A CUDA injection library: CUDA calls InitializeInjection() when the process first uses the driver with
 // CUDA_INJECTION64_PATH naming this file. From then on CUPTI's activity buffers collect every kernel, copy and
-// memset; at exit the records go to KESTREL_CUPTI_OUT as tab-separated lines:
+// memset, every CUDA runtime call (unless KESTREL_CUPTI_API=0) and the statements' ranges (Kestrel calls
+// kestrel_trace_mark, found with dlsym, at each statement's start and end); at exit the records go to
+// KESTREL_CUPTI_OUT as tab-separated lines:
 //   kind  start_ns  end_ns  stream  name_or_bytes  grid  block
+// where kind is K (kernel), C<copy kind> (copy), S (memset), R (runtime call; stream holds the thread id), MS / ME
+// (a range's start with its name / end; stream holds the range id).
 // Times are CUPTI's timestamps (one clock for all records). Kernels are recorded with
 // CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, which does not serialize them.
 #include <cupti.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,6 +48,15 @@ void write_record(const CUpti_Activity* record) {
                    m->streamId, (unsigned long long)m->bytes);
       break;
     }
+    case CUPTI_ACTIVITY_KIND_RUNTIME: {
+      // Host-side CUDA calls: their names tell launches from synchronizations and allocations.
+      auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+      const char* name = nullptr;
+      if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name) != CUPTI_SUCCESS || !name) name = "?";
+      std::fprintf(g_out, "R\t%llu\t%llu\t%u\t%s\t\t\n", (unsigned long long)a->start, (unsigned long long)a->end,
+                   a->threadId, name);
+      break;
+    }
     default:
       break;
   }
@@ -70,6 +85,25 @@ void at_exit() {
 
 }  // namespace
 
+/// A range of host time on CUPTI's clock: begin != 0 opens one named `name` on this thread, begin == 0 closes the
+/// thread's innermost.
+extern "C" __attribute__((visibility("default"))) void kestrel_trace_mark(const char* name, int begin) {
+  static std::atomic<unsigned> next_id{1};
+  thread_local std::vector<unsigned> open;
+  uint64_t now = 0;
+  cuptiGetTimestamp(&now);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_out) return;
+  if (begin != 0) {
+    open.push_back(next_id.fetch_add(1));
+    std::fprintf(g_out, "MS\t%llu\t%llu\t%u\t%s\t\t\n", (unsigned long long)now, (unsigned long long)now, open.back(),
+                 name ? name : "");
+  } else if (!open.empty()) {
+    std::fprintf(g_out, "ME\t%llu\t%llu\t%u\t\t\t\n", (unsigned long long)now, (unsigned long long)now, open.back());
+    open.pop_back();
+  }
+}
+
 extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   const char* path = std::getenv("KESTREL_CUPTI_OUT");
   if (!path || !*path) return 1;
@@ -79,6 +113,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
+  // Host-side CUDA calls.
+  if (const char* api = std::getenv("KESTREL_CUPTI_API"); !api || std::strcmp(api, "0") != 0) {
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+  }
   std::atexit(at_exit);
   return 1;
 }

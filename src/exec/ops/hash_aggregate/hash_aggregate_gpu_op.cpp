@@ -68,7 +68,7 @@ HashAggregateSinkGpu::HashAggregateSinkGpu(SchemaPtr input_schema, std::vector<s
   }
   distinct_.resize(distinct_aggregates_.size());
   if (AggregateTableGpu::supports(*input_schema_, group_columns_, aggregates_)) {
-    table_ = std::make_unique<AggregateTableGpu>(input_schema_, group_columns_[0], state_aggregates_, state_schema_);
+    table_ = std::make_unique<AggregateTableGpu>(input_schema_, group_columns_, state_aggregates_, state_schema_);
   }
 }
 

@@ -6,8 +6,8 @@
 /// ... with B depending on A. Each driver of A turns every batch into partial states [keys, states] on the batch's
 /// stream (and DISTINCT aggregates into distinct (keys..., argument) rows), compacting them by merging when they
 /// pile up; combine synchronizes the driver's stream and hands them to the sink; finalize merges everything on one
-/// stream and computes the final values; the source emits the result in device batches. Aggregations by one integer
-/// key whose states update with atomics (AggregateTableGpu::supports) instead insert every batch into one device
+/// stream and computes the final values; the source emits the result in device batches. Aggregations by integer-like
+/// keys whose states update with atomics (AggregateTableGpu::supports) instead insert every batch into one device
 /// hash table, and finalize reads the states out of it.
 
 #include <memory>

@@ -22,7 +22,9 @@ using plan::AggregateFunction;
 
 constexpr int kThreads = 256;
 constexpr int kMaxTableAggs = 32;
-constexpr int kMaxOutputs = kMaxTableAggs + 1;
+/// Group keys of one table; two or more are "wide keys" (below).
+constexpr int kMaxTableKeys = 8;
+constexpr int kMaxOutputs = kMaxTableAggs + kMaxTableKeys;
 /// Marks an empty slot; a key with this value lives in the second special slot.
 constexpr unsigned long long kEmptyKey = 0x8000000000000000ULL;
 /// The table grows before a batch could take it past this load.
@@ -49,11 +51,25 @@ struct TableAgg {
   unsigned int* has = nullptr;
 };
 
+/// Slot states of a wide-key table.
+constexpr unsigned int kSlotEmpty = 0;
+constexpr unsigned int kSlotWriting = 1;
+constexpr unsigned int kSlotFull = 2;
+
+/// The table. With one key, a slot's key is one word in `keys` (kEmptyKey marks an empty slot) and two special slots
+/// hold the NULL key and the key kEmptyKey. With two or more ("wide keys"), slot s keeps key c in
+/// words[c * (capacity + 2) + s] (sign-extended), a bit per NULL key in null_masks[s], and its state in status[s]: a
+/// thread claims an empty slot by moving it to kSlotWriting, writes the keys, then publishes it as kSlotFull; others
+/// wait for that before they compare. The special slots then stay unused.
 struct DeviceTable {
   unsigned long long* keys = nullptr;
   size_t capacity = 0;  ///< a power of two; slots capacity (NULL key) and capacity + 1 (kEmptyKey) are special
   unsigned int* special = nullptr;  ///< [2]: whether each special slot holds a group
   unsigned long long* claimed = nullptr;
+  int key_count = 1;
+  unsigned long long* words = nullptr;
+  unsigned int* null_masks = nullptr;
+  unsigned int* status = nullptr;
   int count = 0;
   TableAgg aggs[kMaxTableAggs];
 };
@@ -62,6 +78,11 @@ struct KeyInput {
   const void* values = nullptr;
   const uint8_t* validity = nullptr;
   int width = 8;
+};
+
+struct KeyInputs {
+  int count = 1;
+  KeyInput keys[kMaxTableKeys];
 };
 
 __device__ inline bool bit(const uint8_t* validity, size_t i) {
@@ -97,6 +118,54 @@ __device__ inline size_t find_slot(const DeviceTable& t, unsigned long long key,
   }
 }
 
+/// A wide key read from its input columns (or from a slot when rehashing).
+struct WideKey {
+  unsigned long long words[kMaxTableKeys];
+  unsigned int nulls = 0;
+};
+
+__device__ inline uint64_t wide_hash(const WideKey& k, int count) {
+  uint64_t h = device_rows::mix64(0x9e3779b97f4a7c15ULL ^ k.nulls);
+  for (int c = 0; c < count; ++c) h = device_rows::mix64(h ^ k.words[c]) + 0x9e3779b97f4a7c15ULL * (c + 1);
+  return h;
+}
+
+__device__ inline bool wide_equal(const DeviceTable& t, size_t slot, const WideKey& k) {
+  if (static_cast<volatile unsigned int*>(t.null_masks)[slot] != k.nulls) return false;
+  const size_t stride = t.capacity + 2;
+  for (int c = 0; c < t.key_count; ++c) {
+    if (static_cast<volatile unsigned long long*>(t.words)[c * stride + slot] != k.words[c]) return false;
+  }
+  return true;
+}
+
+/// The slot of the wide key `k`, claimed (and *claimed_new set) when it is new. The load bound guarantees an empty
+/// slot on the way.
+__device__ inline size_t find_wide_slot(const DeviceTable& t, const WideKey& k, bool* claimed_new) {
+  const size_t mask = t.capacity - 1;
+  const size_t stride = t.capacity + 2;
+  size_t slot = static_cast<size_t>(wide_hash(k, t.key_count)) & mask;
+  volatile unsigned int* status = t.status;
+  while (true) {
+    unsigned int st = status[slot];
+    if (st == kSlotEmpty) {
+      st = atomicCAS(&t.status[slot], kSlotEmpty, kSlotWriting);
+      if (st == kSlotEmpty) {
+        for (int c = 0; c < t.key_count; ++c) t.words[c * stride + slot] = k.words[c];
+        t.null_masks[slot] = k.nulls;
+        __threadfence();
+        atomicExch(&t.status[slot], kSlotFull);
+        *claimed_new = true;
+        return slot;
+      }
+    }
+    while (st == kSlotWriting) st = status[slot];  // another thread is writing its keys
+    __threadfence();
+    if (wide_equal(t, slot, k)) return slot;
+    slot = (slot + 1) & mask;
+  }
+}
+
 __device__ inline void set_flag(unsigned int* flags, size_t slot) {
   if (flags[slot] == 0) flags[slot] = 1;
 }
@@ -105,7 +174,11 @@ __global__ void init_kernel(DeviceTable t) {
   const size_t slots = t.capacity + 2;
   for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
        s += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    t.keys[s] = kEmptyKey;
+    if (t.key_count == 1) {
+      t.keys[s] = kEmptyKey;
+    } else {
+      t.status[s] = kSlotEmpty;
+    }
     for (int a = 0; a < t.count; ++a) {
       const TableAgg& g = t.aggs[a];
       switch (g.kind) {
@@ -123,7 +196,8 @@ __global__ void init_kernel(DeviceTable t) {
   }
 }
 
-__global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
+__global__ void insert_kernel(DeviceTable t, KeyInputs keys, size_t rows) {
+  const KeyInput& key = keys.keys[0];
   // New groups are counted per block and added to the table's counter once: one global counter updated by every
   // new key would serialize them.
   __shared__ unsigned long long block_claimed;
@@ -132,7 +206,21 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     size_t slot;
-    if (!bit(key.validity, i)) {
+    if (keys.count > 1) {
+      WideKey k;
+      for (int c = 0; c < keys.count; ++c) {
+        const KeyInput& in = keys.keys[c];
+        if (bit(in.validity, i)) {
+          k.words[c] = static_cast<unsigned long long>(load_int(in.values, in.width, i));
+        } else {
+          k.words[c] = 0;
+          k.nulls |= 1u << c;
+        }
+      }
+      bool claimed_new = false;
+      slot = find_wide_slot(t, k, &claimed_new);
+      if (claimed_new) atomicAdd(&block_claimed, 1ULL);
+    } else if (!bit(key.validity, i)) {
       slot = t.capacity;
     } else {
       const auto k = static_cast<unsigned long long>(load_int(key.values, key.width, i));
@@ -140,7 +228,9 @@ __global__ void insert_kernel(DeviceTable t, KeyInput key, size_t rows) {
       slot = k == kEmptyKey ? t.capacity + 1 : find_slot(t, k, &claimed_new);
       if (claimed_new) atomicAdd(&block_claimed, 1ULL);
     }
-    if (slot >= t.capacity && t.special[slot - t.capacity] == 0) atomicExch(&t.special[slot - t.capacity], 1u);
+    if (keys.count == 1 && slot >= t.capacity && t.special[slot - t.capacity] == 0) {
+      atomicExch(&t.special[slot - t.capacity], 1u);
+    }
     for (int a = 0; a < t.count; ++a) {
       const TableAgg& g = t.aggs[a];
       if (g.kind == Kind::kCountStar) {
@@ -195,7 +285,14 @@ __global__ void rehash_kernel(DeviceTable from, DeviceTable to) {
   for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
        s += static_cast<size_t>(gridDim.x) * blockDim.x) {
     size_t d;
-    if (s < from.capacity) {
+    if (from.key_count > 1) {
+      if (s >= from.capacity || from.status[s] != kSlotFull) continue;
+      WideKey k;
+      for (int c = 0; c < from.key_count; ++c) k.words[c] = from.words[c * (from.capacity + 2) + s];
+      k.nulls = from.null_masks[s];
+      bool claimed_new = false;
+      d = find_wide_slot(to, k, &claimed_new);
+    } else if (s < from.capacity) {
       const unsigned long long k = from.keys[s];
       if (k == kEmptyKey) continue;
       bool claimed_new = false;  // the table's count of groups does not change
@@ -222,13 +319,17 @@ __global__ void occupied_kernel(DeviceTable t, uint8_t* flags) {
   const size_t slots = t.capacity + 2;
   for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
        s += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    flags[s] = s < t.capacity ? (t.keys[s] != kEmptyKey) : (t.special[s - t.capacity] != 0);
+    if (t.key_count > 1) {
+      flags[s] = s < t.capacity && t.status[s] == kSlotFull;
+    } else {
+      flags[s] = s < t.capacity ? (t.keys[s] != kEmptyKey) : (t.special[s - t.capacity] != 0);
+    }
   }
 }
 
 /// One output column of the states batch: the key (source -1) or a state.
 struct OutputColumn {
-  int source = -1;            ///< index into DeviceTable::aggs; -1: the key
+  int source = -1;            ///< index into DeviceTable::aggs; -1 - c: key c
   int width = 8;              ///< bytes per output value
   void* values = nullptr;
   uint32_t* validity = nullptr;  ///< null: never NULL
@@ -250,12 +351,20 @@ __global__ void output_kernel(DeviceTable t, Outputs o, const uint32_t* slots, s
     bool valid = true;
     if (in) {
       if (col.source < 0) {
-        valid = s != t.capacity;
-        const unsigned long long k = s < t.capacity ? t.keys[s] : (s == t.capacity ? 0ULL : kEmptyKey);
-        if (col.width == 4) {
-          static_cast<int32_t*>(col.values)[r] = static_cast<int32_t>(static_cast<long long>(k));
+        unsigned long long k;
+        if (t.key_count > 1) {
+          const int c = -1 - col.source;
+          valid = ((t.null_masks[s] >> c) & 1u) == 0;
+          k = t.words[c * (t.capacity + 2) + s];
         } else {
-          static_cast<unsigned long long*>(col.values)[r] = k;
+          valid = s != t.capacity;
+          k = s < t.capacity ? t.keys[s] : (s == t.capacity ? 0ULL : kEmptyKey);
+        }
+        switch (col.width) {
+          case 1: static_cast<int8_t*>(col.values)[r] = static_cast<int8_t>(static_cast<long long>(k)); break;
+          case 2: static_cast<int16_t*>(col.values)[r] = static_cast<int16_t>(static_cast<long long>(k)); break;
+          case 4: static_cast<int32_t*>(col.values)[r] = static_cast<int32_t>(static_cast<long long>(k)); break;
+          default: static_cast<unsigned long long*>(col.values)[r] = k; break;
         }
       } else {
         const TableAgg& g = t.aggs[col.source];
@@ -354,7 +463,7 @@ std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates)
 
 struct AggregateTableGpu::Impl {
   SchemaPtr input_schema;
-  size_t key_column = 0;
+  std::vector<size_t> key_columns;
   std::vector<AggregateSpec> aggregates;
   SchemaPtr state_schema;
   std::vector<StateSpec> specs;
@@ -366,6 +475,7 @@ struct AggregateTableGpu::Impl {
   size_t bound = 0;  ///< at least the groups in the table (exact after a read-back, plus the rows inserted since)
   size_t total_rows = 0;  ///< rows inserted so far
   BufferPtr keys, special, claimed;
+  BufferPtr words, null_masks, status;  ///< wide keys
   std::vector<BufferPtr> states, flags;
 
   DeviceTable view() const {
@@ -374,6 +484,10 @@ struct AggregateTableGpu::Impl {
     t.capacity = capacity;
     t.special = special ? special->as<unsigned int>() : nullptr;
     t.claimed = claimed ? claimed->as<unsigned long long>() : nullptr;
+    t.key_count = static_cast<int>(key_columns.size());
+    t.words = words ? words->as<unsigned long long>() : nullptr;
+    t.null_masks = null_masks ? null_masks->as<unsigned int>() : nullptr;
+    t.status = status ? status->as<unsigned int>() : nullptr;
     t.count = static_cast<int>(specs.size());
     for (size_t a = 0; a < specs.size(); ++a) {
       t.aggs[a].kind = specs[a].kind;
@@ -390,7 +504,15 @@ struct AggregateTableGpu::Impl {
     if (slots > kMaxCapacity) throw NotImplemented("GPU aggregation of more than 750M groups");
     // Everything is allocated before a member changes: a failed allocation (memory budget) leaves the table as it
     // was for the drivers still inserting until the query stops.
-    BufferPtr new_keys = device_buffer((slots + 2) * sizeof(unsigned long long), stream, mr);
+    const size_t key_count = key_columns.size();
+    BufferPtr new_keys, new_words, new_nulls, new_status;
+    if (key_count == 1) {
+      new_keys = device_buffer((slots + 2) * sizeof(unsigned long long), stream, mr);
+    } else {
+      new_words = device_buffer(key_count * (slots + 2) * sizeof(unsigned long long), stream, mr);
+      new_nulls = device_buffer((slots + 2) * sizeof(unsigned int), stream, mr);
+      new_status = device_buffer((slots + 2) * sizeof(unsigned int), stream, mr);
+    }
     std::vector<BufferPtr> new_states, new_flags;
     for (const StateSpec& s : specs) {
       new_states.push_back(device_buffer((slots + 2) * s.slot_bytes, stream, mr));
@@ -398,6 +520,9 @@ struct AggregateTableGpu::Impl {
     }
     capacity = slots;
     keys = std::move(new_keys);
+    words = std::move(new_words);
+    null_masks = std::move(new_nulls);
+    status = std::move(new_status);
     states = std::move(new_states);
     flags = std::move(new_flags);
     const DeviceTable t = view();
@@ -420,9 +545,14 @@ struct AggregateTableGpu::Impl {
 
 bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>& group_columns,
                                  const std::vector<AggregateSpec>& aggregates) {
-  if (group_columns.size() != 1 || aggregates.empty()) return false;
-  const int key_width = integer_width(input.field(group_columns[0]).type);
-  if (key_width != 4 && key_width != 8) return false;
+  if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys) || aggregates.empty()) {
+    return false;
+  }
+  for (size_t key : group_columns) {
+    const int key_width = integer_width(input.field(key).type);
+    // One key: a 32- or 64-bit integer (the special slots); wide keys: any integer-like width.
+    if (key_width == 0 || (group_columns.size() == 1 && key_width != 4 && key_width != 8)) return false;
+  }
   size_t states = 0;
   for (const AggregateSpec& a : aggregates) {
     if (!aggregate_supported(a)) return false;
@@ -431,15 +561,17 @@ bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>&
   return states <= static_cast<size_t>(kMaxTableAggs);
 }
 
-AggregateTableGpu::AggregateTableGpu(SchemaPtr input_schema, size_t key_column, std::vector<AggregateSpec> aggregates,
-                                     SchemaPtr state_schema)
+AggregateTableGpu::AggregateTableGpu(SchemaPtr input_schema, std::vector<size_t> key_columns,
+                                     std::vector<AggregateSpec> aggregates, SchemaPtr state_schema)
     : impl_(std::make_unique<Impl>()) {
+  KESTREL_CHECK_MSG(!key_columns.empty() && key_columns.size() <= static_cast<size_t>(kMaxTableKeys),
+                    "a GPU aggregation table takes 1 to 8 keys");
   impl_->input_schema = std::move(input_schema);
-  impl_->key_column = key_column;
+  impl_->key_columns = std::move(key_columns);
   impl_->aggregates = std::move(aggregates);
   impl_->state_schema = std::move(state_schema);
   impl_->specs = state_specs(impl_->aggregates);
-  KESTREL_CHECK_EQ(impl_->state_schema->size(), impl_->specs.size() + 1);
+  KESTREL_CHECK_EQ(impl_->state_schema->size(), impl_->specs.size() + impl_->key_columns.size());
 }
 
 AggregateTableGpu::~AggregateTableGpu() = default;
@@ -471,7 +603,7 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
     m.bound = m.read_claimed(stream);  // waits for the inserts so far (the stream waits for the last one)
     if (static_cast<double>(m.bound + rows) > kMaxLoad * static_cast<double>(m.capacity)) {
       const DeviceTable from = m.view();
-      std::vector<BufferPtr> old{m.keys};
+      std::vector<BufferPtr> old{m.keys, m.words, m.null_masks, m.status};
       old.insert(old.end(), m.states.begin(), m.states.end());
       old.insert(old.end(), m.flags.begin(), m.flags.end());
       m.allocate(Impl::capacity_for(m.bound + rows), stream, mr);
@@ -488,12 +620,16 @@ void AggregateTableGpu::insert(const Batch& batch, gpu::MemoryResource& mr) {
     t.aggs[a].values = c.values() ? c.values()->data() : nullptr;
     t.aggs[a].validity = validity_of(c);
   }
-  const Column& key_col = *batch.column(m.key_column);
-  KeyInput key;
-  key.values = key_col.values()->data();
-  key.validity = validity_of(key_col);
-  key.width = integer_width(key_col.type());
-  insert_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(t, key, rows);
+  KeyInputs keys;
+  keys.count = static_cast<int>(m.key_columns.size());
+  for (size_t c = 0; c < m.key_columns.size(); ++c) {
+    const Column& key_col = *batch.column(m.key_columns[c]);
+    KeyInput& key = keys.keys[c];
+    key.values = key_col.values()->data();
+    key.validity = validity_of(key_col);
+    key.width = integer_width(key_col.type());
+  }
+  insert_kernel<<<blocks_for(rows), kThreads, 0, stream.handle()>>>(t, keys, rows);
   KESTREL_CUDA_CHECK_LAUNCH();
   m.bound += rows;
   m.last.record(stream);
@@ -505,6 +641,7 @@ size_t AggregateTableGpu::group_count() {
   std::lock_guard<std::mutex> lock(m.mutex);
   if (m.capacity == 0) return 0;
   m.last.synchronize();
+  if (m.key_columns.size() > 1) return m.read_claimed(m.claimed->stream());
   unsigned int special[2] = {0, 0};
   gpu::copy_bytes(special, gpu::MemoryKind::kHost, m.special->data(), gpu::MemoryKind::kDevice, sizeof(special),
                   m.claimed->stream());
@@ -542,11 +679,12 @@ Batch AggregateTableGpu::take_states(gpu::Stream stream, gpu::MemoryResource& mr
   for (size_t c = 0; c < schema.size(); ++c) {
     const LogicalType& type = schema.field(c).type;
     OutputColumn& col = o.columns[c];
-    col.source = static_cast<int>(c) - 1;
+    const size_t key_count = m.key_columns.size();
+    col.source = c < key_count ? -1 - static_cast<int>(c) : static_cast<int>(c - key_count);
     col.width = static_cast<int>(type.physical_width());
     values[c] = device_buffer(groups * type.physical_width(), stream, mr);
     col.values = values[c]->data();
-    const bool nullable = c == 0 || m.specs[c - 1].has_flag;
+    const bool nullable = c < key_count || m.specs[c - key_count].has_flag;
     if (nullable) {
       validity[c] = device_buffer((groups + 31) / 32 * 4, stream, mr);
       col.validity = validity[c]->as<uint32_t>();
@@ -578,6 +716,9 @@ Batch AggregateTableGpu::take_states(gpu::Stream stream, gpu::MemoryResource& mr
                                            nulls > 0 ? validity[c] : nullptr, values[c], nullptr, nullptr));
   }
   m.keys.reset();
+  m.words.reset();
+  m.null_masks.reset();
+  m.status.reset();
   m.states.clear();
   m.flags.clear();
   m.special.reset();

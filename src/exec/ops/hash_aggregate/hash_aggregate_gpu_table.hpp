@@ -1,9 +1,10 @@
 #pragma once
-/// One device hash table for a whole GPU aggregation (hash_aggregate_gpu_op.hpp), for aggregations by one integer
-/// key whose states all update with atomics: every batch of every driver inserts its rows into the same table and
+/// One device hash table for a whole GPU aggregation (hash_aggregate_gpu_op.hpp), for aggregations by integer-like
+/// keys whose states all update with atomics: every batch of every driver inserts its rows into the same table and
 /// adds to the groups' states in place, so there are no per-batch partial states and no final merge.
 ///
-/// The table is open addressing with linear probing over 64-bit keys. Its capacity keeps the load under 0.7 even
+/// The table is open addressing with linear probing over 64-bit keys (several keys: a slot claimed, written, then
+/// published; see the .cu). Its capacity keeps the load under 0.7 even
 /// if every row of the next batch were a new group: before a batch that could pass that, the exact group count is
 /// read back and the table grows (rehashed on the device). Inserts of different drivers are chained with an event
 /// (each waits for the previous one on the GPU), which is what makes growth safe; the kernels themselves fill the GPU.
@@ -26,15 +27,16 @@ namespace kestrel::exec::aggregate_gpu_detail {
 
 class AggregateTableGpu {
  public:
-  /// Whether one table runs this aggregation: exactly one group column of INTEGER, BIGINT, DATE, TIMESTAMP or a
-  /// DECIMAL of up to 18 digits, and at least one aggregate, none DISTINCT, each count(*), count, sum or avg of an
+  /// Whether one table runs this aggregation: one group column of INTEGER, BIGINT, DATE, TIMESTAMP or a DECIMAL of
+  /// up to 18 digits, or two to eight group columns of those types, TINYINT or SMALLINT (wide keys, compared word by
+  /// word with their NULLs), and at least one aggregate, none DISTINCT, each count(*), count, sum or avg of an
   /// integer, a DECIMAL of up to 18 digits, REAL or DOUBLE, or min / max of an integer, DATE, TIMESTAMP or such a
   /// DECIMAL.
   static bool supports(const Schema& input, const std::vector<size_t>& group_columns,
                        const std::vector<AggregateSpec>& aggregates);
 
-  /// `state_schema` is [key, aggregate_state_types of each aggregate...], the layout of partial_states.
-  AggregateTableGpu(SchemaPtr input_schema, size_t key_column, std::vector<AggregateSpec> aggregates,
+  /// `state_schema` is [keys..., aggregate_state_types of each aggregate...], the layout of partial_states.
+  AggregateTableGpu(SchemaPtr input_schema, std::vector<size_t> key_columns, std::vector<AggregateSpec> aggregates,
                     SchemaPtr state_schema);
   ~AggregateTableGpu();
   AggregateTableGpu(const AggregateTableGpu&) = delete;
