@@ -32,6 +32,10 @@ double selectivity(const Expr& e) {
 
 /// A left join is turned around when its right input is estimated at this many times its left's rows.
 constexpr double kOuterSwapRatio = 4;
+/// In a region of inner joins, an input estimated at this many times the rows joined so far is the probe side of its
+/// hash join, and the rows joined so far its build side (a hash table over a few thousand rows probed by a large
+/// input, instead of a table over the large input probed by those few rows).
+constexpr double kProbeSwapRatio = 8;
 
 bool is_region_join(const LogicalNode& n) {
   if (n.kind != NodeKind::kJoin) return false;
@@ -274,6 +278,7 @@ class JoinOrder {
     // Start from the largest input; then add, among the inputs connected to what is joined so far, the one that
     // keeps the fewest rows (its filter selectivity), as the build side.
     std::vector<size_t> order;
+    std::vector<double> joined_rows;  // estimated rows of the first k inputs joined, per k
     std::vector<bool> used(n, false);
     size_t first = 0;
     for (size_t i = 1; i < n; ++i) {
@@ -282,6 +287,7 @@ class JoinOrder {
     order.push_back(first);
     used[first] = true;
     double current = leaves[first].rows;
+    joined_rows.push_back(current);
     while (order.size() < n) {
       size_t best = n;
       double best_rows = 0;
@@ -311,6 +317,7 @@ class JoinOrder {
       order.push_back(best);
       used[best] = true;
       current = std::max(1.0, best_rows);
+      joined_rows.push_back(current);
     }
 
     // Build the left-deep tree; each conjunct goes to the first join that has all its inputs.
@@ -337,11 +344,24 @@ class JoinOrder {
         here.push_back(remap_columns(conjuncts[c], [&](size_t i) { return position.at(i); }));
         placed[c] = true;
       }
+      const LogicalPtr& input = leaves[leaf].plan;
+      // A much larger input probes a hash table over the rows joined so far (an equality is needed to hash on).
+      bool has_key = false;
+      for (const auto& e : here) has_key |= e->kind == ExprKind::kFunction && e->function == ScalarFunction::kEqual;
+      if (has_key && leaves[leaf].rows > kProbeSwapRatio * joined_rows[k - 1]) {
+        const size_t input_width = input->output.size();
+        for (auto& [column, p] : position) p = p < width ? p + input_width : p - width;
+        for (auto& e : here) e = remap_columns(e, [&](size_t i) { return i < width ? i + input_width : i - width; });
+        join->output = input->output;
+        join->output.insert(join->output.end(), tree->output.begin(), tree->output.end());
+        join->children = {input, tree};
+      } else {
+        join->output = tree->output;
+        join->output.insert(join->output.end(), input->output.begin(), input->output.end());
+        join->children = {tree, input};
+      }
       join->condition = make_conjunction(here);
       join->join_type = join->condition ? JoinType::kInner : JoinType::kCross;
-      join->output = tree->output;
-      join->output.insert(join->output.end(), leaves[leaf].plan->output.begin(), leaves[leaf].plan->output.end());
-      join->children = {tree, leaves[leaf].plan};
       tree = join;
     }
     // Restore the region's original column order.
