@@ -30,7 +30,6 @@ enum class TypeOid : int32_t {
   kDate = 1082,
   kTimestamp = 1114,
   kTimestampTz = 1184,
-  kTimestampTz = 1184,
   kInterval = 1186,
   kNumeric = 1700,
 };

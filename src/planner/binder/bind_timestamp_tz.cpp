@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "common/datetime_ops.hpp"
+#include "common/time_zone.hpp"
 #include "planner/binder/expr_binder.hpp"
 
 namespace kestrel::plan {
@@ -64,6 +65,11 @@ const Expr& unwrap_timestamp_tz_rewrite(const Expr& e) {
 
 ExprPtr ExprBinder::rewrite_timestamp_tz(ScalarFunction f, std::vector<ExprPtr>& args,
                                          std::optional<SourcePosition> pos) {
+  if (f == F::kFromIso8601Timestamp && args.size() == 1) {
+    // Text without an offset is a wall-clock time in the session's zone, which the plan carries.
+    const std::string zone = tz::zone_name(Binder::SessionTimeZone::current());
+    return make_scalar(f, {args[0], make_constant(Value::varchar(zone))}, pos);
+  }
   if (std::none_of(args.begin(), args.end(), is_tz)) return nullptr;
   switch (f) {
     case F::kExtract: {
