@@ -34,6 +34,7 @@ constexpr PgType kPgTypes[] = {
     {1043, "varchar", -1, "character varying", 1015},
     {1082, "date", 4, "date", 1182},
     {1114, "timestamp", 8, "timestamp without time zone", 1115},
+    {1184, "timestamptz", 8, "timestamp with time zone", 1185},
     {1186, "interval", 16, "interval", 1187},
     {1700, "numeric", -1, "numeric", 1231},
 };
@@ -42,6 +43,7 @@ constexpr PgType kPgTypes[] = {
 constexpr std::pair<const char*, int32_t> kPgTypeAliases[] = {
     {"int", 23},       {"float", 701},    {"double", 701},   {"decimal", 1700},
     {"character", 1043}, {"char", 1043},  {"timestamp without time zone", 1114},
+    {"timestamp with time zone", 1184},
 };
 
 int32_t pg_type_oid(const LogicalType& type) {
@@ -56,6 +58,7 @@ int32_t pg_type_oid(const LogicalType& type) {
     case TypeId::kDecimal: return 1700;
     case TypeId::kDate: return 1082;
     case TypeId::kTimestamp: return 1114;
+    case TypeId::kTimestampTz: return 1184;
     case TypeId::kInterval: return 1186;
     case TypeId::kVarchar: return 1043;
     case TypeId::kVarbinary: return 17;

@@ -59,7 +59,8 @@ TablePtr information_schema_columns(const std::vector<Relation>& relations, Type
       const Field& f = r.columns[i];
       NumericShape shape = numeric_shape(f.type);
       bool temporal =
-          f.type.id() == TypeId::kDate || f.type.id() == TypeId::kTimestamp || f.type.id() == TypeId::kInterval;
+          f.type.id() == TypeId::kDate || f.type.id() == TypeId::kTimestamp || f.type.id() == TypeId::kInterval ||
+          f.type.id() == TypeId::kTimestampTz;
       std::optional<int> datetime_precision;
       if (temporal) datetime_precision = f.type.id() == TypeId::kDate ? 0 : 6;
       out.add_row({Value::varchar(kCatalogName), Value::varchar(kUserSchema), Value::varchar(r.name),
@@ -164,6 +165,7 @@ std::string sql_standard_type_name(const LogicalType& type) {
     case TypeId::kDecimal: return "numeric";
     case TypeId::kDate: return "date";
     case TypeId::kTimestamp: return "timestamp without time zone";
+    case TypeId::kTimestampTz: return "timestamp with time zone";
     case TypeId::kInterval: return "interval";
     case TypeId::kVarchar: return "character varying";
     case TypeId::kVarbinary: return "bytea";
@@ -186,6 +188,7 @@ std::string trino_type_name(const LogicalType& type) {
       return "decimal(" + std::to_string(type.precision()) + "," + std::to_string(type.scale()) + ")";
     case TypeId::kDate: return "date";
     case TypeId::kTimestamp: return "timestamp(6)";
+    case TypeId::kTimestampTz: return "timestamp(3) with time zone";
     case TypeId::kInterval: return "interval day to second";
     case TypeId::kVarchar: return "varchar";
     case TypeId::kVarbinary: return "varbinary";

@@ -80,6 +80,8 @@ class ServedSession final : public server::SqlSession {
   ServedSession(ServedDatabase& served, std::string user)
       : served_(served), user_(std::move(user)), connection_(served.database()) {}
 
+  int32_t time_zone() override { return connection_.settings().time_zone(); }
+
   server::StatementResult execute(std::string_view sql) override {
     const std::vector<std::string> words = statement_words(sql);
     if (words.size() == 2 && words[0] == "SHOW" && words[1] == "QUERIES") return show_queries();

@@ -32,6 +32,7 @@ size_t LogicalType::physical_width() const {
     case TypeId::kDate: return 4;
     case TypeId::kTimestamp: return 8;
     case TypeId::kInterval: return 16;
+    case TypeId::kTimestampTz: return 16;
     case TypeId::kVarchar:
     case TypeId::kVarbinary:
     case TypeId::kJson: return 0;
@@ -68,6 +69,7 @@ std::string LogicalType::to_string() const {
     case TypeId::kDate: return "DATE";
     case TypeId::kTimestamp: return "TIMESTAMP";
     case TypeId::kInterval: return "INTERVAL";
+    case TypeId::kTimestampTz: return "TIMESTAMP WITH TIME ZONE";
     case TypeId::kVarchar: return "VARCHAR";
     case TypeId::kVarbinary: return "VARBINARY";
     case TypeId::kJson: return "JSON";

@@ -27,6 +27,7 @@ enum class TypeId : uint8_t {
   kVarchar,    ///< int64 offsets (n + 1) and UTF-8 bytes
   kVarbinary,  ///< int64 offsets (n + 1) and bytes (any bytes, not UTF-8); compared bytewise unsigned
   kJson,       ///< int64 offsets (n + 1) and canonical JSON text in UTF-8; equal values have equal bytes
+  kTimestampTz,  ///< TimestampTz: UTC microseconds and a time zone key (16 bytes)
 };
 
 /// A span of time with the three independent parts SQL intervals need; 16 bytes, like Arrow's month-day-nano.
@@ -38,6 +39,23 @@ struct Interval {
   friend bool operator==(const Interval&, const Interval&) = default;
 };
 static_assert(sizeof(Interval) == 16);
+
+/// TIMESTAMP WITH TIME ZONE: an instant and the zone it is shown in; each value keeps its own zone.
+///
+/// Why 16 bytes and not one packed int64: a zone key needs about 12 bits, and an int64 of microseconds that gives
+/// up 12 bits spans only +-71 years around 1970; packing milliseconds instead would lose the microseconds a
+/// TIMESTAMP has. So the instant keeps a whole int64 (the same microseconds as TIMESTAMP, read in UTC) and the zone
+/// key its own field. Equality, hashing and ordering (GROUP BY, joins, ORDER BY, DISTINCT) look at `micros` only:
+/// the same instant in two zones is one value for them. `operator==` here compares both fields (value identity,
+/// for tests and constant folding), not SQL equality.
+struct TimestampTz {
+  int64_t micros = 0;    ///< microseconds since 1970-01-01 00:00:00 UTC
+  int32_t zone = 0;      ///< the zone key of common/time_zone.hpp (0 = UTC, a fixed offset or a named zone)
+  int32_t reserved = 0;  ///< always 0, so equal values have equal bytes
+
+  friend bool operator==(const TimestampTz&, const TimestampTz&) = default;
+};
+static_assert(sizeof(TimestampTz) == 16);
 
 /// The largest decimal precision Kestrel supports, and the largest that fits in int64.
 inline constexpr int kMaxDecimalPrecision = 38;

@@ -7,6 +7,7 @@
 #include "common/decimal.hpp"
 #include "common/format.hpp"
 #include "common/temporal.hpp"
+#include "common/time_zone.hpp"
 
 namespace kestrel {
 
@@ -67,6 +68,14 @@ Value Value::interval(Interval x) {
   return v;
 }
 
+Value Value::timestamp_tz(int64_t micros, int32_t zone) {
+  Value v;
+  v.type_ = TypeId::kTimestampTz;
+  v.null_ = false;
+  v.data_ = TimestampTz{micros, zone, 0};
+  return v;
+}
+
 Value Value::varchar(std::string s) {
   Value v;
   v.type_ = TypeId::kVarchar;
@@ -111,6 +120,7 @@ std::string Value::to_string() const {
     case TypeId::kDate: return format_date(static_cast<int32_t>(as_int64()));
     case TypeId::kTimestamp: return format_timestamp(as_int64());
     case TypeId::kInterval: return format_interval(as_interval());
+    case TypeId::kTimestampTz: return tz::format_timestamp_tz(as_timestamp_tz());
     case TypeId::kVarchar:
     case TypeId::kJson: return as_string();
     case TypeId::kVarbinary: return format_varbinary(as_string());

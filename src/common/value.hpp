@@ -10,7 +10,7 @@ namespace kestrel {
 
 /// A typed scalar that may be NULL. Integral types, DATE, TIMESTAMP and narrow DECIMAL store int64; wide DECIMAL
 /// stores int128; REAL and DOUBLE store double; VARCHAR, VARBINARY and JSON store std::string (VARBINARY's any
-/// bytes, JSON its canonical text).
+/// bytes, JSON its canonical text); INTERVAL and TIMESTAMP WITH TIME ZONE their structs.
 class Value {
  public:
   /// An untyped NULL.
@@ -28,6 +28,8 @@ class Value {
   static Value date(int32_t days);
   static Value timestamp(int64_t micros);
   static Value interval(Interval v);
+  /// TIMESTAMP WITH TIME ZONE: UTC microseconds and a zone key (common/time_zone.hpp).
+  static Value timestamp_tz(int64_t micros, int32_t zone);
   static Value varchar(std::string v);
   static Value varbinary(std::string bytes);
   /// A JSON value; `text` must be canonical JSON text (json_text.hpp makes it).
@@ -43,6 +45,7 @@ class Value {
   double as_double() const { return std::get<double>(data_); }
   const std::string& as_string() const { return std::get<std::string>(data_); }
   const Interval& as_interval() const { return std::get<Interval>(data_); }
+  const TimestampTz& as_timestamp_tz() const { return std::get<TimestampTz>(data_); }
 
   /// The value as text, the way the CLI prints it (NULL as "NULL"; VARBINARY as hex bytes, `00 ff`).
   std::string to_string() const;
@@ -54,7 +57,7 @@ class Value {
 
   LogicalType type_;
   bool null_ = true;
-  std::variant<std::monostate, int64_t, int128_t, double, std::string, Interval> data_;
+  std::variant<std::monostate, int64_t, int128_t, double, std::string, Interval, TimestampTz> data_;
 };
 
 }  // namespace kestrel

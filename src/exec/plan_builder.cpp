@@ -151,13 +151,18 @@ bool carries_type(const plan::LogicalNode& node, TypeId type) {
 }  // namespace
 
 std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr& root, bool device_rows) {
-  // No device operator takes VARBINARY or JSON values: such plans run on the CPU as a whole.
+  // No device operator takes VARBINARY, JSON or TIMESTAMP WITH TIME ZONE values: such plans run on the CPU as a
+  // whole.
   if (gpu_placement() && carries_type(*root, TypeId::kVarbinary)) {
     cpu_operators_.push_back("VARBINARY values");
     cpu_only_ = true;
   }
   if (gpu_placement() && carries_type(*root, TypeId::kJson)) {
     cpu_operators_.push_back("JSON values");
+    cpu_only_ = true;
+  }
+  if (gpu_placement() && carries_type(*root, TypeId::kTimestampTz)) {
+    cpu_operators_.push_back("TIMESTAMP WITH TIME ZONE values");
     cpu_only_ = true;
   }
   count_references(*root);

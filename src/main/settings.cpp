@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "common/time_zone.hpp"
 
 namespace kestrel {
 
@@ -17,6 +18,7 @@ bool valid_type_names(const std::string& v) { return v == "postgres" || v == "tr
 bool valid_count(const std::string& v) {
   return !v.empty() && v.size() <= 12 && std::all_of(v.begin(), v.end(), ::isdigit);
 }
+bool valid_time_zone(const std::string& v) { return tz::find_zone(v).has_value(); }
 bool valid_threads(const std::string& v) {
   if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), ::isdigit)) return false;
   return std::stoi(v) >= 1;
@@ -78,6 +80,11 @@ Settings::Settings() {
                               "file format of the tables CREATE TABLE ... AS writes into the data folder: parquet or "
                               "kcol (WITH (format = ...) overrides it per statement)",
                               valid_table_format};
+  entries_["time_zone"] = {"UTC", "UTC",
+                           "the session's time zone (an IANA name such as America/New_York, UTC, or an offset such as "
+                           "+05:30): current_timestamp, casts from TIMESTAMP and DATE and zone-less text to TIMESTAMP "
+                           "WITH TIME ZONE, and PostgreSQL clients' timestamptz text use it",
+                           valid_time_zone};
   entries_["gpu_memory_mb"] = {"0", "0", "GPU memory budget in MiB of queries and the table cache together (0: the GPU's memory)",
                                valid_count};
 }
@@ -89,6 +96,7 @@ std::string checked_value(const std::string& name, bool (*valid)(const std::stri
   std::string v = value;
   std::transform(v.begin(), v.end(), v.begin(), ::tolower);
   if (!valid(v)) throw InvalidInput("invalid value '" + value + "' for setting '" + name + "'", "22023");
+  if (name == "time_zone") return tz::zone_name(tz::zone_key(v));  // kept as the database spells the zone
   if (v == "on") v = "true";
   if (v == "off") v = "false";
   return v;
@@ -163,6 +171,7 @@ std::vector<std::vector<std::string>> Settings::all() const {
 }
 
 int Settings::threads() const { return std::stoi(get("threads")); }
+int32_t Settings::time_zone() const { return tz::zone_key(get("time_zone")); }
 bool Settings::gpu_fallback() const { return get("gpu_fallback") == "true"; }
 int Settings::gpu_streams() const { return static_cast<int>(std::min<unsigned long long>(std::stoull(get("gpu_streams")), 1024)); }
 bool Settings::gpu_cache() const { return get("gpu_cache") == "true"; }

@@ -31,6 +31,8 @@ class Settings {
 
   int threads() const;
   bool gpu_fallback() const;
+  /// The session's time zone as a common/time_zone.hpp key.
+  int32_t time_zone() const;
   bool gpu_cache() const;
   /// The gpu_decode setting: Parquet pages decoded on the GPU by GPU scans.
   bool gpu_decode() const;

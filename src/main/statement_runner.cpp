@@ -575,6 +575,8 @@ QueryResult run_unlocked(SessionState& state, const ast::Statement& statement, c
 
 QueryResult run_statement(SessionState& state, const ast::Statement& statement, const std::atomic<bool>& cancel,
                           bool device_rows) {
+  // Casts, literals and current_timestamp of the statement read the session's time zone while it binds.
+  plan::Binder::SessionTimeZone zone(state.settings.time_zone());
   // SET and RESET change the connection's own settings only.
   if (statement.kind == ast::StatementKind::kSet || statement.kind == ast::StatementKind::kReset) {
     return run_unlocked(state, statement, cancel, device_rows);

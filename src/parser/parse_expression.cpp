@@ -59,6 +59,8 @@ int SqlParser::infix_precedence() const {
     if (token.text == "is" || token.text == "isnull" || token.text == "notnull") return kIs;
     if (is_predicate_keyword(token)) return kPredicate;
     if (token.text == "not" && is_predicate_keyword(peek(1))) return kPredicate;
+    // x AT TIME ZONE zone binds tighter than the arithmetic operators, as in PostgreSQL.
+    if (token.text == "at" && peek(1).is_keyword("time") && peek(2).is_keyword("zone")) return kUnary;
     return -1;
   }
   if (token.type != TokenType::kOperator) return -1;
@@ -160,6 +162,16 @@ ExprPtr SqlParser::parse_infix(ExprPtr left, int precedence) {
     return node;
   }
   if (precedence == kComparison) return parse_comparison(std::move(left));
+  if (precedence == kUnary) {  // x AT TIME ZONE zone is at_timezone(x, zone)
+    advance();
+    advance();
+    advance();
+    auto node = make_node<FunctionCall>(left->position);
+    node->name = "at_timezone";
+    node->args.push_back(std::move(left));
+    node->args.push_back(parse_expr(kUnary));
+    return node;
+  }
   BinaryOperator op;
   binary_operator_of(op_token, &op);
   advance();

@@ -33,7 +33,8 @@ std::optional<LogicalType> simple_type(std::string_view name) {
       {"STRING", TypeId::kVarchar},  {"CHAR", TypeId::kVarchar},      {"CHARACTER", TypeId::kVarchar},
       {"CHARACTER VARYING", TypeId::kVarchar},                        {"BPCHAR", TypeId::kVarchar},
       {"NVARCHAR", TypeId::kVarchar},  {"VARBINARY", TypeId::kVarbinary},
-      {"JSON", TypeId::kJson},
+      {"JSON", TypeId::kJson},         {"TIMESTAMP WITH TIME ZONE", TypeId::kTimestampTz},
+      {"TIMESTAMPTZ", TypeId::kTimestampTz},
   };
   for (const auto& entry : kTypes) {
     if (entry.name == name) return LogicalType(entry.id);

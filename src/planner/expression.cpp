@@ -169,6 +169,16 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kFromBigEndian64: return "from_big_endian_64";
     case ScalarFunction::kToBigEndian32: return "to_big_endian_32";
     case ScalarFunction::kFromBigEndian32: return "from_big_endian_32";
+    case ScalarFunction::kWithTimezone: return "with_timezone";
+    case ScalarFunction::kAtTimezone: return "at_timezone";
+    case ScalarFunction::kTimezoneHour: return "timezone_hour";
+    case ScalarFunction::kTimezoneMinute: return "timezone_minute";
+    case ScalarFunction::kFromUnixtimeTz: return "from_unixtime";
+    case ScalarFunction::kTzLocal: return "local_timestamp";
+    case ScalarFunction::kTzInstant: return "utc_timestamp";
+    case ScalarFunction::kTzWithLocal: return "with_local_timestamp";
+    case ScalarFunction::kTzWithInstant: return "with_utc_timestamp";
+    case ScalarFunction::kFromIso8601Timestamp: return "from_iso8601_timestamp";
   }
   return "?";
 }

@@ -141,6 +141,19 @@ enum class ScalarFunction : uint16_t {
   kCrc32,                 ///< VARBINARY -> BIGINT CRC-32
   kToBigEndian64, kFromBigEndian64,  ///< BIGINT <-> 8-byte VARBINARY
   kToBigEndian32, kFromBigEndian32,  ///< INTEGER <-> 4-byte VARBINARY
+  // TIMESTAMP WITH TIME ZONE (CPU only). Field functions, date_trunc, date_add and date_diff on such values are
+  // rewritten by the binder into the TIMESTAMP functions over kTzLocal / kTzInstant and back with kTzWithLocal /
+  // kTzWithInstant.
+  kWithTimezone,          ///< (TIMESTAMP, DATE or VARCHAR x, VARCHAR zone) -> x's wall-clock time in zone (VARCHAR x:
+                          ///< the zone its text names, else zone); also the cast to the type, with the session zone
+  kAtTimezone,            ///< (TZ, VARCHAR zone) -> the same instant shown in zone
+  kTimezoneHour, kTimezoneMinute,  ///< TZ -> BIGINT hours / minutes of its offset from UTC at that instant
+  kFromUnixtimeTz,        ///< (DOUBLE seconds, VARCHAR zone) or (DOUBLE, BIGINT hours, BIGINT minutes) -> TZ
+  kTzLocal,               ///< TZ -> TIMESTAMP wall-clock time in its zone (CAST(x AS TIMESTAMP))
+  kTzInstant,             ///< TZ -> TIMESTAMP of its instant in UTC
+  kTzWithLocal,           ///< (TIMESTAMP wall clock, TZ z) -> TZ in z's zone at that wall-clock time
+  kTzWithInstant,         ///< (TIMESTAMP UTC instant, TZ z) -> TZ in z's zone at that instant
+  kFromIso8601Timestamp,  ///< (VARCHAR ISO 8601, VARCHAR zone when the text has no offset) -> TZ
 };
 
 /// False for functions whose value is not determined by their arguments (random): they are never folded into a

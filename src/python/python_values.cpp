@@ -6,6 +6,7 @@
 #include "common/decimal.hpp"
 #include "common/error.hpp"
 #include "common/temporal.hpp"
+#include "common/time_zone.hpp"
 
 namespace nb = nanobind;
 
@@ -57,6 +58,15 @@ nb::object value_object(const Column& column, size_t row, const Converters& py) 
     }
     case TypeId::kDate: return date_object(column.data<int32_t>()[row]);
     case TypeId::kTimestamp: return timestamp_object(column.data<int64_t>()[row]);
+    case TypeId::kTimestampTz: {
+      // An aware datetime: the wall clock of the value's zone with that zone's offset at the instant.
+      const TimestampTz& v = column.data<TimestampTz>()[row];
+      const int32_t offset = tz::offset_seconds(v.zone, v.micros);
+      nb::object naive = timestamp_object(v.micros + int64_t{offset} * kMicrosPerSecond);
+      nb::object delta = steal_or_raise(PyDelta_FromDSU(0, offset, 0));
+      nb::object zone = steal_or_raise(PyTimeZone_FromOffset(delta.ptr()));
+      return naive.attr("replace")(nb::arg("tzinfo") = zone);
+    }
     case TypeId::kInterval: {
       const Interval& v = column.data<Interval>()[row];
       return py.interval(v.months, v.days, v.micros);

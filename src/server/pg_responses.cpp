@@ -48,7 +48,7 @@ bool PgConnection::send_rows(Portal& portal, size_t limit) {
       if (v.is_null()) {
         m.int32(-1);
       } else {
-        std::string text = pg_text(v);
+        std::string text = pg_text(v, session_->time_zone());
         m.int32(static_cast<int32_t>(text.size())).bytes(text);
       }
     }

@@ -1,6 +1,9 @@
 #include "server/pg_types.hpp"
 
+#include <cstdio>
+
 #include "common/binary_encoding.hpp"
+#include "common/time_zone.hpp"
 
 namespace kestrel::server::pg {
 
@@ -16,6 +19,7 @@ PgColumnType pg_column_type(const LogicalType& type) {
     case TypeId::kDecimal: return {TypeOid::kNumeric, -1, ((type.precision() << 16) | type.scale()) + 4};
     case TypeId::kDate: return {TypeOid::kDate, 4, -1};
     case TypeId::kTimestamp: return {TypeOid::kTimestamp, 8, -1};
+    case TypeId::kTimestampTz: return {TypeOid::kTimestampTz, 8, -1};
     case TypeId::kInterval: return {TypeOid::kInterval, 16, -1};
     case TypeId::kVarchar: return {TypeOid::kVarchar, -1, -1};
     case TypeId::kVarbinary: return {TypeOid::kBytea, -1, -1};
@@ -25,8 +29,23 @@ PgColumnType pg_column_type(const LogicalType& type) {
   return {};
 }
 
-std::string pg_text(const Value& value) {
+std::string pg_text(const Value& value, int32_t session_zone) {
   switch (value.type().id()) {
+    case TypeId::kTimestampTz: {
+      // timestamptz text is the wall clock of the session's zone and its offset: 2020-03-08 01:30:00-08.
+      const int64_t utc = value.as_timestamp_tz().micros;
+      const int32_t offset = tz::offset_seconds(session_zone, utc);
+      std::string text = format_timestamp(utc + int64_t{offset} * 1'000'000);
+      const int32_t minutes = (offset < 0 ? -offset : offset) / 60;
+      char buf[16];
+      std::snprintf(buf, sizeof(buf), "%c%02d", offset < 0 ? '-' : '+', minutes / 60);
+      text += buf;
+      if (minutes % 60 != 0) {
+        std::snprintf(buf, sizeof(buf), ":%02d", minutes % 60);
+        text += buf;
+      }
+      return text;
+    }
     case TypeId::kBoolean: return value.as_bool() ? "t" : "f";
     case TypeId::kReal:
     case TypeId::kDouble: {

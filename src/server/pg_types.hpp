@@ -44,6 +44,6 @@ struct PgColumnType {
 PgColumnType pg_column_type(const LogicalType& type);
 
 /// A non-NULL value in PostgreSQL's text output format (booleans t/f, ISO dates, shortest round-trip floats).
-std::string pg_text(const Value& value);
+std::string pg_text(const Value& value, int32_t session_zone = 0);
 
 }  // namespace kestrel::server::pg

@@ -34,6 +34,8 @@ class SqlSession {
   virtual ~SqlSession() = default;
   virtual StatementResult execute(std::string_view sql) = 0;
   virtual void cancel() = 0;
+  /// The session's time zone (a common/time_zone.hpp key; UTC = 0): PostgreSQL clients read timestamptz text in it.
+  virtual int32_t time_zone() { return 0; }
 };
 
 /// The protocol a session's client speaks.

@@ -112,6 +112,8 @@ std::string trino_type_name(const TrinoColumn& column) {
       return "date";
     case TypeId::kTimestamp:
       return "timestamp(6)";
+    case TypeId::kTimestampTz:  // Presto's default precision; values carry microseconds when they have them
+      return "timestamp(3) with time zone";
     case TypeId::kInterval:
       switch (column.interval_form) {
         case IntervalForm::kDayToSecond:
@@ -143,6 +145,9 @@ nlohmann::json trino_column_json(const TrinoColumn& column) {
   } else if (column.type.id() == TypeId::kTimestamp) {
     raw = "timestamp";
     arguments.push_back(long_argument(6));
+  } else if (column.type.id() == TypeId::kTimestampTz) {
+    raw = "timestamp with time zone";
+    arguments.push_back(long_argument(3));
   } else if (name == "varchar") {
     arguments.push_back(long_argument(kUnboundedVarcharLength));
   }
@@ -188,6 +193,7 @@ nlohmann::json trino_value(const Value& value, const TrinoColumn& column) {
     }
     case TypeId::kDecimal:  // Trino sends decimals as text so that no digit is lost
     case TypeId::kDate:
+    case TypeId::kTimestampTz:  // 2020-03-08 01:30:00.000 America/Los_Angeles
       return value.to_string();
   }
   return value.to_string();

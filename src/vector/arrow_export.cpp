@@ -134,6 +134,15 @@ BufferPtr month_day_nano(const Column& column) {
   return buffer;
 }
 
+/// The UTC microseconds of a TIMESTAMP WITH TIME ZONE column (Arrow's timestamp[us, UTC]).
+BufferPtr instants(const Column& column) {
+  auto buffer = host_buffer(column.length() * sizeof(int64_t));
+  auto* out = buffer->as<int64_t>();
+  const TimestampTz* in = column.data<TimestampTz>();
+  for (size_t i = 0; i < column.length(); ++i) out[i] = in[i].micros;
+  return buffer;
+}
+
 void export_column(const Field& field, ColumnPtr column, ArrowArray* out) {
   KESTREL_CHECK_MSG(!column->on_device(), "Arrow export of a device column");
   auto data = std::make_unique<ArrayData>();
@@ -150,6 +159,7 @@ void export_column(const Field& field, ColumnPtr column, ArrowArray* out) {
   switch (field.type.id()) {
     case TypeId::kBoolean: data->made.push_back(boolean_bits(*column)); break;
     case TypeId::kInterval: data->made.push_back(month_day_nano(*column)); break;
+    case TypeId::kTimestampTz: data->made.push_back(instants(*column)); break;
     default: break;
   }
   if (!data->made.empty()) {
@@ -230,6 +240,7 @@ std::string export_format(const LogicalType& type) {
              (type.is_wide_decimal() ? "" : ",64");
     case TypeId::kDate: return "tdD";
     case TypeId::kTimestamp: return "tsu:";
+    case TypeId::kTimestampTz: return "tsu:UTC";  // one zone per Arrow column: the instants, in UTC
     case TypeId::kInterval: return "tin";
     case TypeId::kVarchar:
     case TypeId::kJson: return "U";  // JSON text goes out as a string
@@ -239,7 +250,7 @@ std::string export_format(const LogicalType& type) {
 }
 
 bool exported_without_copy(const LogicalType& type) {
-  return type.id() != TypeId::kBoolean && type.id() != TypeId::kInterval;
+  return type.id() != TypeId::kBoolean && type.id() != TypeId::kInterval && type.id() != TypeId::kTimestampTz;
 }
 
 void export_schema(const Schema& schema, ArrowSchema* out) {

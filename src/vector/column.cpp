@@ -119,6 +119,10 @@ Value Column::value_at(size_t row) const {
     case TypeId::kDate: return Value::date(data<int32_t>()[row]);
     case TypeId::kTimestamp: return Value::timestamp(data<int64_t>()[row]);
     case TypeId::kInterval: return Value::interval(data<Interval>()[row]);
+    case TypeId::kTimestampTz: {
+      const TimestampTz& v = data<TimestampTz>()[row];
+      return Value::timestamp_tz(v.micros, v.zone);
+    }
     default: break;
   }
   throw InternalError("value_at: unsupported type " + type_.to_string());
@@ -164,6 +168,7 @@ void store_fixed(Column& column, size_t row, const Value& v) {
     case TypeId::kDate: put<int32_t>(column, row, static_cast<int32_t>(v.as_int64())); break;
     case TypeId::kTimestamp: put<int64_t>(column, row, v.as_int64()); break;
     case TypeId::kInterval: put<Interval>(column, row, v.as_interval()); break;
+    case TypeId::kTimestampTz: put<TimestampTz>(column, row, v.as_timestamp_tz()); break;
     default: throw InternalError("store_fixed: " + column.type().to_string());
   }
 }

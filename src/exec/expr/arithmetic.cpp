@@ -164,7 +164,7 @@ Operand arithmetic_kernel(const plan::Expr& e, const std::vector<Operand>& args,
   if (e.function == ScalarFunction::kNegate) {
     return dispatch_fixed(e.type, [&](auto tag) -> Operand {
       using T = decltype(tag);
-      if constexpr (std::is_same_v<T, Interval> || std::is_same_v<T, uint8_t>) {
+      if constexpr (std::is_same_v<T, Interval> || std::is_same_v<T, TimestampTz> || std::is_same_v<T, uint8_t>) {
         throw InternalError("negate of " + e.type.to_string());
       } else {
         return negate_typed<T>(e, args[0], rows, ctx);

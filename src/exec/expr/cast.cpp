@@ -109,6 +109,9 @@ Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, E
     return null_operand(target, ctx.memory());
   }
   if (source.id() == TypeId::kJson || target.id() == TypeId::kJson) return json_cast_kernel(in, target, rows, ctx);
+  if (source.id() == TypeId::kTimestampTz || target.id() == TypeId::kTimestampTz) {
+    return timestamp_tz_cast_kernel(in, target, rows, ctx);
+  }
   if (source.is_variable_width() && target.is_variable_width()) {
     // VARCHAR to VARBINARY: the UTF-8 bytes of the text, the same buffers under the new type. VARBINARY to VARCHAR
     // only comes from the binder, which runs VARCHAR aggregate states over bytes (SQL cannot write this cast).
@@ -147,7 +150,8 @@ Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, E
       return dispatch_fixed(target, [&](auto t_tag) -> Operand {
         using S = decltype(s_tag);
         using T = decltype(t_tag);
-        if constexpr (std::is_same_v<S, Interval> || std::is_same_v<T, Interval> || std::is_same_v<T, uint8_t>) {
+        if constexpr (std::is_same_v<S, Interval> || std::is_same_v<T, Interval> || std::is_same_v<S, TimestampTz> ||
+                      std::is_same_v<T, TimestampTz> || std::is_same_v<T, uint8_t>) {
           throw InternalError("numeric cast on " + source.to_string());
         } else {
           return numeric_cast<S, T>(in, target, rows, ctx);

@@ -22,6 +22,10 @@ ColumnPtr null_failed_rows(const ColumnPtr& out, const Operand& in, const std::v
                            EvalContext& ctx);
 
 /// Throws the InvalidInput of a value that does not convert.
+/// Casts from TIMESTAMP WITH TIME ZONE to VARCHAR, TIMESTAMP (its wall clock) and DATE, and to it from VARCHAR,
+/// TIMESTAMP and DATE read in UTC (the binder makes casts that read the session's zone with_timezone calls).
+Operand timestamp_tz_cast_kernel(const Operand& in, const LogicalType& target, size_t rows, EvalContext& ctx);
+
 [[noreturn]] void raise_cast_error(const std::string& value_text, const LogicalType& source,
                                    const LogicalType& target);
 

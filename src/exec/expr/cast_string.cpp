@@ -8,6 +8,7 @@
 #include "common/decimal.hpp"
 #include "common/format.hpp"
 #include "common/temporal.hpp"
+#include "common/time_zone.hpp"
 #include "exec/expr/cast_internal.hpp"
 #include "exec/expr/interval_parse.hpp"
 
@@ -34,6 +35,8 @@ template <typename T>
 void append_text(std::string& out, const LogicalType& type, const T& v) {
   if constexpr (std::is_same_v<T, Interval>) {
     out += format_interval(v);
+  } else if constexpr (std::is_same_v<T, TimestampTz>) {
+    out += tz::format_timestamp_tz(v);
   } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     out += format_double(static_cast<double>(v));
   } else {
@@ -92,6 +95,10 @@ template <typename T>
 bool parse_value(std::string_view s, const LogicalType& target, T& out) {
   if constexpr (std::is_same_v<T, Interval>) {
     auto v = parse_interval(s);
+    if (v) out = *v;
+    return v.has_value();
+  } else if constexpr (std::is_same_v<T, TimestampTz>) {
+    auto v = tz::parse_timestamp_tz(s, tz::kUtc);
     if (v) out = *v;
     return v.has_value();
   } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

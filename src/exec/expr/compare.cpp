@@ -19,6 +19,8 @@ template <typename T>
 inline auto comparable(const T& v) {
   if constexpr (std::is_same_v<T, Interval>) {
     return interval_key(v);
+  } else if constexpr (std::is_same_v<T, TimestampTz>) {
+    return v.micros;  // the instant: one value in every zone
   } else {
     return v;
   }
@@ -68,7 +70,7 @@ void compare_typed(const Operand& x, const Operand& y, uint8_t* out, size_t rows
     using T = decltype(tag);
     const T* xd = x.data<T>();
     const T* yd = y.data<T>();
-    if constexpr (std::is_same_v<T, Interval>) {
+    if constexpr (std::is_same_v<T, Interval> || std::is_same_v<T, TimestampTz>) {
       auto get = [&](const Operand& o, size_t i) { return comparable((&o == &x ? xd : yd)[i]); };
       compare_loop<F>(x, y, out, rows, get);
     } else if (x.constant && !y.constant) {

@@ -43,6 +43,8 @@ Operand greatest_least(const plan::Expr& e, const std::vector<Operand>& args, si
         const T& y = b.data<T>()[b.index(i)];
         if constexpr (std::is_same_v<T, Interval>) {
           return interval_order(x) < interval_order(y);
+        } else if constexpr (std::is_same_v<T, TimestampTz>) {
+          return x.micros < y.micros;
         } else {
           return x < y;
         }

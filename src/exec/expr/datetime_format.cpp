@@ -157,7 +157,8 @@ std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern) {
   return pieces;
 }
 
-void append_joda_format(std::string& out, int64_t micros, const std::vector<FormatPiece>& pattern) {
+void append_joda_format(std::string& out, int64_t micros, const std::vector<FormatPiece>& pattern,
+                        const FormatZone& zone) {
   const TimeFields f = time_fields(micros);
   const int32_t year_of_era = f.date.year > 0 ? f.date.year : 1 - f.date.year;
   auto append_year = [&](int64_t year, int count) {
@@ -201,8 +202,19 @@ void append_joda_format(std::string& out, int64_t micros, const std::vector<Form
       case 'm': append_number(out, f.minute, n); break;
       case 's': append_number(out, f.second, n); break;
       case 'S': append_fraction(out, f.micros, n); break;
-      case 'z': out.append("UTC"); break;
-      case 'Z': out.append(n == 1 ? "+0000" : n == 2 ? "+00:00" : "UTC"); break;
+      case 'z': out.append(zone.name); break;
+      case 'Z': {
+        if (n >= 3) {
+          out.append(zone.name);
+          break;
+        }
+        const int32_t minutes = (zone.offset_seconds < 0 ? -zone.offset_seconds : zone.offset_seconds) / 60;
+        out.push_back(zone.offset_seconds < 0 ? '-' : '+');
+        append_number(out, minutes / 60, 2);
+        if (n == 2) out.push_back(':');
+        append_number(out, minutes % 60, 2);
+        break;
+      }
       default: break;
     }
   }

@@ -1,7 +1,7 @@
 #pragma once
 /// Text forms of timestamps for Presto's date_format, date_parse (MySQL format specifiers) and format_datetime
 /// (Joda-Time patterns). A format is compiled once into pieces, then applied to every row. Timestamps are UTC
-/// microseconds since 1970 (there are no time zones yet, so zone letters print UTC).
+/// microseconds since 1970 (wall-clock times); format_datetime of a TIMESTAMP WITH TIME ZONE passes its zone.
 
 #include <cstdint>
 #include <string>
@@ -34,7 +34,14 @@ int64_t parse_mysql_format(std::string_view text, const std::vector<FormatPiece>
 /// not a Joda field or an unclosed quote.
 std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern);
 
-/// Appends `micros` written with a compiled Joda pattern.
-void append_joda_format(std::string& out, int64_t micros, const std::vector<FormatPiece>& pattern);
+/// The zone a Joda pattern's z and Z letters print: its name (z, ZZZ) and its offset at the instant (Z, ZZ).
+struct FormatZone {
+  std::string name = "UTC";
+  int32_t offset_seconds = 0;
+};
+
+/// Appends the wall-clock time `micros` written with a compiled Joda pattern, the zone letters from `zone`.
+void append_joda_format(std::string& out, int64_t micros, const std::vector<FormatPiece>& pattern,
+                        const FormatZone& zone = FormatZone{});
 
 }  // namespace kestrel::exec

@@ -181,6 +181,16 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kFromBigEndian64:
     case ScalarFunction::kToBigEndian32:
     case ScalarFunction::kFromBigEndian32: return binary_kernel(e, args, rows, ctx);
+    case ScalarFunction::kWithTimezone:
+    case ScalarFunction::kAtTimezone:
+    case ScalarFunction::kTimezoneHour:
+    case ScalarFunction::kTimezoneMinute:
+    case ScalarFunction::kFromUnixtimeTz:
+    case ScalarFunction::kTzLocal:
+    case ScalarFunction::kTzInstant:
+    case ScalarFunction::kTzWithLocal:
+    case ScalarFunction::kTzWithInstant:
+    case ScalarFunction::kFromIso8601Timestamp: return timestamp_tz_kernel(e, args, rows, ctx);
     case ScalarFunction::kTry: break;  // eval_function evaluates it (eval_try)
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));

@@ -112,7 +112,7 @@ class StringColumnBuilder {
 };
 
 /// Calls `fn(T{})` with T the physical value type of `type` (uint8_t for BOOLEAN, int8..int64, float, double,
-/// int64/int128 for DECIMAL, int32 for DATE, int64 for TIMESTAMP, Interval). VARCHAR and NULL are not
+/// int64/int128 for DECIMAL, int32 for DATE, int64 for TIMESTAMP, Interval, TimestampTz). VARCHAR and NULL are not
 /// fixed-width: the caller handles them first.
 template <typename Fn>
 decltype(auto) dispatch_fixed(const LogicalType& type, Fn&& fn) {
@@ -130,6 +130,7 @@ decltype(auto) dispatch_fixed(const LogicalType& type, Fn&& fn) {
       if (type.is_wide_decimal()) return fn(int128_t{});
       return fn(int64_t{});
     case TypeId::kInterval: return fn(Interval{});
+    case TypeId::kTimestampTz: return fn(TimestampTz{});
     default: throw InternalError("no fixed-width layout for " + type.to_string());
   }
 }

@@ -30,6 +30,9 @@ Operand url_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t
 Operand presto_datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows,
                                EvalContext& ctx);
 /// Presto's JSON functions over JSON text (json_funcs.cpp).
+/// TIMESTAMP WITH TIME ZONE: with_timezone (and the casts to the type), at_timezone, timezone_hour/minute,
+/// from_unixtime with a zone, from_iso8601_timestamp and the helpers the binder's rewrites use (kTzLocal, ...).
+Operand timestamp_tz_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 Operand json_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// Presto's width_bucket, random, trigonometric, is_nan/is_finite/is_infinite and bitwise functions
 /// (presto_math_funcs.cpp). random's `rows` are the batch's rows even when its

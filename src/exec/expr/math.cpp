@@ -48,7 +48,7 @@ Operand abs_or_sign(const plan::Expr& e, const std::vector<Operand>& args, size_
   const bool is_abs = e.function == ScalarFunction::kAbs;
   return dispatch_fixed(in_type, [&](auto tag) -> Operand {
     using S = decltype(tag);
-    if constexpr (std::is_same_v<S, Interval> || std::is_same_v<S, uint8_t>) {
+    if constexpr (std::is_same_v<S, Interval> || std::is_same_v<S, TimestampTz> || std::is_same_v<S, uint8_t>) {
       throw InternalError("abs/sign of " + in_type.to_string());
     } else {
       const S* v = x.data<S>();
@@ -153,7 +153,8 @@ Operand round_digits(const plan::Expr& e, const std::vector<Operand>& args, size
   }
   return dispatch_fixed(in_type, [&](auto tag) -> Operand {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, Interval> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int128_t>) {
+    if constexpr (std::is_same_v<T, Interval> || std::is_same_v<T, TimestampTz> || std::is_same_v<T, uint8_t> ||
+                  std::is_same_v<T, int128_t>) {
       throw InternalError("round on " + in_type.to_string());
     } else {
       const T* v = x.data<T>();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/time_zone.hpp"
 #include "exec/expr/datetime_format.hpp"
 #include "exec/expr/kernels.hpp"
 #include "exec/expr/row_map.hpp"
@@ -75,9 +76,14 @@ Operand presto_datetime_kernel(const plan::Expr& e, const std::vector<Operand>& 
       const int64_t* micros = args[0].data<int64_t>();
       RowFormats formats(args[1], e.function);
       const bool joda = e.function == ScalarFunction::kFormatDatetime;
+      // A TIMESTAMP WITH TIME ZONE arrives as its wall clock and, third, the value itself (its zone's letters).
+      const TimestampTz* zoned = args.size() == 3 ? args[2].data<TimestampTz>() : nullptr;
       return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
         const int64_t value = micros[args[0].index(i)];
-        if (joda) {
+        if (joda && zoned != nullptr) {
+          const TimestampTz& z = zoned[args[2].index(i)];
+          append_joda_format(out, value, formats[i], FormatZone{tz::zone_name(z.zone), tz::offset_seconds(z.zone, z.micros)});
+        } else if (joda) {
           append_joda_format(out, value, formats[i]);
         } else {
           append_mysql_format(out, value, formats[i]);

@@ -10,6 +10,7 @@
 
 #include "common/datetime_ops.hpp"
 #include "common/temporal.hpp"
+#include "common/time_zone.hpp"
 #include "exec/expr/kernels.hpp"
 #include "exec/expr/row_map.hpp"
 
@@ -682,6 +683,13 @@ Operand presto_more_kernel(const plan::Expr& e, const std::vector<Operand>& args
     }
     case ScalarFunction::kToIso8601: {
       const bool date = args[0].column->type().id() == TypeId::kDate;
+      if (args[0].column->type().id() == TypeId::kTimestampTz) {
+        return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
+          const TimestampTz& v = args[0].data<TimestampTz>()[args[0].index(i)];
+          out += iso_timestamp(tz::utc_to_local(v.zone, v.micros)) + tz::iso_offset(v.zone, v.micros);
+          return true;
+        });
+      }
       return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
         const size_t r = args[0].index(i);
         out += date ? format_date(args[0].data<int32_t>()[r]) : iso_timestamp(args[0].data<int64_t>()[r]);

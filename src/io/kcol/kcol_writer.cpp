@@ -501,6 +501,9 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
   kcol::Footer footer;
   for (const Field& f : schema.fields()) {
     if (f.type.id() == TypeId::kNull) throw NotImplemented(prefix + "column '" + f.name + "' has no type");
+    if (f.type.id() == TypeId::kTimestampTz) {
+      throw NotImplemented(prefix + "column '" + f.name + "': TIMESTAMP WITH TIME ZONE cannot be written to kcol yet");
+    }
     if (f.name.size() > 65535) throw InvalidInput(prefix + "a column name of " + std::to_string(f.name.size()) + " bytes");
     footer.columns.push_back(kcol::ColumnInfo{f.name, f.type, f.nullable});
   }

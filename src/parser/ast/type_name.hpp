@@ -13,8 +13,8 @@ namespace kestrel::ast {
 
 /// A type name with its modifiers. The parser maps every name Kestrel knows (INT, INTEGER, INT4, BIGINT, REAL,
 /// FLOAT4, DOUBLE [PRECISION], FLOAT8, FLOAT, DECIMAL/NUMERIC(p[,s]), DATE, TIMESTAMP, INTERVAL, VARCHAR[(n)],
-/// TEXT, STRING, CHAR(n), BOOLEAN/BOOL, TINYINT, SMALLINT) to `type`; names it does not know (TIME, TIMESTAMP WITH
-/// TIME ZONE, user words) keep `type` empty so the binder can report them with the written name.
+/// TEXT, STRING, CHAR(n), BOOLEAN/BOOL, TINYINT, SMALLINT, TIMESTAMP WITH TIME ZONE / TIMESTAMPTZ) to `type`; names
+/// it does not know (TIME, user words) keep `type` empty so the binder can report them with the written name.
 ///
 /// Mapping choices: DECIMAL without modifiers is DECIMAL(38,0) and DECIMAL(p) is DECIMAL(p,0) (Presto); FLOAT is
 /// DOUBLE, FLOAT(p) is REAL for p <= 24; CHAR(n) and VARCHAR(n) are VARCHAR (the length stays in `modifiers`).

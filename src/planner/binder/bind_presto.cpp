@@ -5,6 +5,7 @@
 
 #include "catalog/system_tables.hpp"
 #include "common/datetime_ops.hpp"
+#include "common/time_zone.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/functions/resolve_function.hpp"
 #include "planner/functions/type_rules.hpp"
@@ -36,6 +37,7 @@ const char* extract_field_of(std::string_view name) {
 /// bounded VARCHAR; Kestrel's VARCHAR has no bound.)
 std::string presto_type_name(const LogicalType& t) {
   if (t.id() == TypeId::kNull) return "unknown";
+  if (t.id() == TypeId::kTimestampTz) return "timestamp(3) with time zone";
   std::string name = t.to_string();
   for (char& c : name) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -89,9 +91,13 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
   if (call.name == "current_date" || call.name == "current_timestamp" || call.name == "now" ||
       call.name == "localtimestamp") {
     if (!call.args.empty()) wrong_arity(call);
+    // The statement's instant, in the session's time zone; localtimestamp and current_date are its wall clock.
     const int64_t micros = binder_.statement_time();
-    if (call.name != "current_date") return make_constant(Value::timestamp(micros));
-    return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(micros, kMicrosPerDay))));
+    const int32_t zone = Binder::SessionTimeZone::current();
+    const int64_t local = tz::utc_to_local(zone, micros);
+    if (call.name == "localtimestamp") return make_constant(Value::timestamp(local));
+    if (call.name != "current_date") return make_constant(Value::timestamp_tz(micros, zone));
+    return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(local, kMicrosPerDay))));
   }
   if (call.name == "pg_collation_is_visible") {
     // The argument is not bound: the answer does not depend on it (and a correlated sub-query's domain has only
@@ -203,7 +209,7 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
   }
   if (call.name == "current_timezone") {
     if (!call.args.empty()) wrong_arity(call);
-    return make_constant(Value::varchar("UTC"));
+    return make_constant(Value::varchar(tz::zone_name(Binder::SessionTimeZone::current())));
   }
   if (call.name == "to_regtype") {
     // to_regtype(name): the OID of the type, NULL for a name that is not one (clients look types up by name).

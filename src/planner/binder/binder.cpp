@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 
+#include "common/time_zone.hpp"
 #include "planner/binder/expr_binder.hpp"
 #include "planner/functions/type_rules.hpp"
 
@@ -29,8 +30,14 @@ namespace {
 
 /// Live DeferredCastErrors guards of this thread.
 thread_local int deferred_cast_errors = 0;
+/// The zone of the innermost live SessionTimeZone guard of this thread.
+thread_local int32_t session_time_zone = tz::kUtc;
 
 }  // namespace
+
+Binder::SessionTimeZone::SessionTimeZone(int32_t zone) : previous_(session_time_zone) { session_time_zone = zone; }
+Binder::SessionTimeZone::~SessionTimeZone() { session_time_zone = previous_; }
+int32_t Binder::SessionTimeZone::current() { return session_time_zone; }
 
 Binder::DeferredCastErrors::DeferredCastErrors() { ++deferred_cast_errors; }
 Binder::DeferredCastErrors::~DeferredCastErrors() { --deferred_cast_errors; }
@@ -52,7 +59,14 @@ ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<S
                           (bytes_to_text ? " (from_utf8 decodes UTF-8 bytes)" : ""),
                       pos, "42846");
   }
-  auto cast = make_cast(std::move(expr), target);
+  ExprPtr cast;
+  if (target.id() == TypeId::kTimestampTz && expr->type.id() != TypeId::kTimestampTz) {
+    // The conversion reads the session's zone: with_timezone(x, 'zone') carries it in the plan.
+    const std::string zone = tz::zone_name(SessionTimeZone::current());
+    cast = make_function(ScalarFunction::kWithTimezone, target, {std::move(expr), make_constant(Value::varchar(zone))});
+  } else {
+    cast = make_cast(std::move(expr), target);
+  }
   const_cast<Expr&>(*cast).position = pos;
   // Constant casts are folded now so literal errors (DATE 'x') are reported at bind time with their position.
   if (cast->children[0]->kind == ExprKind::kConstant) {

@@ -134,6 +134,22 @@ class Binder {
   /// current_timestamp or now(): every such call of the statement reads this one value.
   int64_t statement_time();
 
+  /// The session's time zone (a common/time_zone.hpp key) for the statements bound on this thread while one lives:
+  /// casts to TIMESTAMP WITH TIME ZONE, literals without a zone, current_timestamp and current_timezone() read
+  /// it. UTC when none lives.
+  class SessionTimeZone {
+   public:
+    explicit SessionTimeZone(int32_t zone);
+    ~SessionTimeZone();
+    SessionTimeZone(const SessionTimeZone&) = delete;
+    SessionTimeZone& operator=(const SessionTimeZone&) = delete;
+    /// The zone of the innermost live guard of this thread.
+    static int32_t current();
+
+   private:
+    int32_t previous_;
+  };
+
   /// While one lives (on this thread), `cast_to` leaves a constant cast that fails as a cast node instead of
   /// raising its error at bind time: inside try() and try_cast the failure gives NULL when the row is evaluated.
   class DeferredCastErrors {

@@ -6,6 +6,7 @@
 #include "common/decimal.hpp"
 #include "common/json_text.hpp"
 #include "common/temporal.hpp"
+#include "common/time_zone.hpp"
 #include "planner/binder/ordered_aggregates.hpp"
 #include "planner/binder/presto_aggregates.hpp"
 #include "planner/functions/function_registry.hpp"
@@ -260,6 +261,7 @@ ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
 }
 
 ExprPtr ExprBinder::make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos) {
+  if (ExprPtr rewritten = rewrite_timestamp_tz(f, args, pos)) return rewritten;
   std::vector<LogicalType> types;
   for (const auto& a : args) types.push_back(a->type);
   ResolvedFunction r = resolve_scalar_function(f, types, pos);
@@ -431,8 +433,13 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
     }
     case ast::ExprKind::kExtract: {
       const auto& x = expr.as<ast::Extract>();
-      resolve_date_part(ScalarFunction::kExtract, x.field, x.operator_position);
-      return make_scalar(ScalarFunction::kExtract, {make_constant(Value::varchar(x.field)), bind(*x.operand, ctx)},
+      ExprPtr operand = bind(*x.operand, ctx);
+      if (is_zone_field(x.field)) {
+        operand = Binder::cast_to(std::move(operand), LogicalType(TypeId::kTimestampTz), x.operator_position);
+      } else {
+        resolve_date_part(ScalarFunction::kExtract, x.field, x.operator_position);
+      }
+      return make_scalar(ScalarFunction::kExtract, {make_constant(Value::varchar(x.field)), std::move(operand)},
                          x.operator_position);
     }
     case ast::ExprKind::kFunctionCall: return bind_function(expr.as<ast::FunctionCall>(), ctx);
@@ -447,7 +454,7 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   if (ctx.scope == nullptr && session_word) return make_constant(*session_constant(ref.column()));
   // localtimestamp, written without parentheses: the statement's time (a column of that name comes first).
   const bool local_timestamp = ref.names.size() == 1 && ref.column() == "localtimestamp";
-  if (ctx.scope == nullptr && local_timestamp) return make_constant(Value::timestamp(binder_.statement_time()));
+  if (ctx.scope == nullptr && local_timestamp) return make_constant(Value::timestamp(local_statement_time()));
   if (ctx.scope == nullptr) {
     throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
   }
@@ -463,7 +470,7 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
     found = &c;
   }
   if (found == nullptr && session_word) return make_constant(*session_constant(ref.column()));
-  if (found == nullptr && local_timestamp) return make_constant(Value::timestamp(binder_.statement_time()));
+  if (found == nullptr && local_timestamp) return make_constant(Value::timestamp(local_statement_time()));
   if (found == nullptr && ctx.outer != nullptr) {
     // A correlated reference to the enclosing query.
     ExprBindContext outer{ctx.outer, ctx.clause, nullptr};
@@ -548,7 +555,14 @@ ExprPtr ExprBinder::bind_typed_literal(const ast::TypedLiteral& lit) {
     }
     return make_constant(Value::json(std::move(*text)));
   }
-  return Binder::cast_to(make_constant(Value::varchar(lit.value)), *lit.type.type, lit.position);
+  // TIMESTAMP 'text' with a zone in its text is a TIMESTAMP WITH TIME ZONE literal (Presto).
+  LogicalType type = *lit.type.type;
+  if (type.id() == TypeId::kTimestamp && tz::has_zone_suffix(lit.value)) type = TypeId::kTimestampTz;
+  return Binder::cast_to(make_constant(Value::varchar(lit.value)), type, lit.position);
+}
+
+int64_t ExprBinder::local_statement_time() {
+  return tz::utc_to_local(Binder::SessionTimeZone::current(), binder_.statement_time());
 }
 
 ExprPtr ExprBinder::bind_interval(const ast::IntervalLiteral& lit) {
@@ -667,10 +681,16 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
     if (args[0]->kind != ExprKind::kConstant || args[0]->type.id() != TypeId::kVarchar) {
       throw BinderError(call.name + " needs a constant text first argument", call.args[0]->position, "42804");
     }
-    resolve_date_part(*f, args[0]->constant.as_string(), call.args[0]->position);
+    if (*f == ScalarFunction::kExtract && args.size() == 2 && is_zone_field(args[0]->constant.as_string())) {
+      args[1] = Binder::cast_to(std::move(args[1]), LogicalType(TypeId::kTimestampTz), call.args[1]->position);
+    } else {
+      resolve_date_part(*f, args[0]->constant.as_string(), call.args[0]->position);
+    }
   }
   ExprPtr bound = make_scalar(*f, std::move(args), call.position);
-  if (*f == ScalarFunction::kDateAdd || *f == ScalarFunction::kDateDiff) check_date_add_unit(call, *bound);
+  if (*f == ScalarFunction::kDateAdd || *f == ScalarFunction::kDateDiff) {
+    check_date_add_unit(call, unwrap_timestamp_tz_rewrite(*bound));
+  }
   return bound;
 }
 

@@ -126,11 +126,24 @@ class ExprBinder {
   /// A correlated scalar sub-query that aggregates, bound again in domain form and joined back.
   ExprPtr bind_aggregating_subquery(const ast::Expr& expr, const ExprBindContext& ctx, const Correlation& first);
   ExprPtr make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos);
+  /// The statement's time as the wall clock of the session's time zone (localtimestamp).
+  int64_t local_statement_time();
+  /// `f` over `args` when an argument is a TIMESTAMP WITH TIME ZONE and `f` is a TIMESTAMP function that reads it
+  /// through its wall clock or instant (bind_timestamp_tz.cpp); null when `f` takes the type as it is.
+  ExprPtr rewrite_timestamp_tz(ScalarFunction f, std::vector<ExprPtr>& args, std::optional<SourcePosition> pos);
+  ExprPtr rewrite_timestamp_tz_arithmetic(ScalarFunction f, std::vector<ExprPtr>& args,
+                                          std::optional<SourcePosition> pos);
   ExprPtr bind_comparison(ScalarFunction f, const ast::Expr& left, const ast::Expr& right, const ExprBindContext& ctx,
                           SourcePosition pos);
 
   Binder& binder_;
 };
+
+/// Whether an EXTRACT field is timezone_hour or timezone_minute (any case), the fields of a zone's offset.
+bool is_zone_field(std::string_view field);
+
+/// The date_add / date_diff call inside the expression rewrite_timestamp_tz made of it (`e` itself otherwise).
+const Expr& unwrap_timestamp_tz_rewrite(const Expr& e);
 
 /// Evaluates a constant expression at bind time (literal conversion, folding); provided by the executor layer
 /// through `set_constant_evaluator` because the planner cannot link the evaluator itself.

@@ -13,15 +13,44 @@ constexpr std::string_view kFieldOf = "NULL when x is NULL.";
 
 constexpr FunctionEntry kDatetime[] = {
     rewrite("current_date",
-            {"current_date -> DATE", "The date (UTC) at the start of the statement: the same value everywhere in one "
-             "statement. Written without parentheses.", "Never NULL.", "current_date", ""}),
+            {"current_date -> DATE", "The date in the session's time zone (SET time_zone) at the start of the "
+             "statement: the same value everywhere in one statement. Written without parentheses.", "Never NULL.",
+             "current_date", ""}),
     rewrite("current_timestamp",
-            {"current_timestamp -> TIMESTAMP",
-             "The time (UTC, in milliseconds) at the start of the statement: the same value everywhere in one "
-             "statement. Presto returns a TIMESTAMP WITH TIME ZONE, which Kestrel does not have yet. Written without "
-             "parentheses.",
+            {"current_timestamp -> TIMESTAMP WITH TIME ZONE",
+             "The instant (in milliseconds) the statement started, in the session's time zone (SET time_zone; UTC by "
+             "default): the same value everywhere in one statement. Written without parentheses.",
              "Never NULL.", "current_timestamp", ""}),
-    rewrite("now", {"now() -> TIMESTAMP", "The same as current_timestamp.", "Never NULL.", "now()", ""}),
+    rewrite("now", {"now() -> TIMESTAMP WITH TIME ZONE", "The same as current_timestamp.", "Never NULL.", "now()",
+                    ""}),
+    scalar("with_timezone", F::kWithTimezone, 2, 2,
+           {"with_timezone(x TIMESTAMP, zone VARCHAR) -> TIMESTAMP WITH TIME ZONE",
+            "The wall-clock time x in zone: an IANA name (case-insensitive), UTC or an offset such as +05:30. A "
+            "time that a daylight-saving change skips moves forward by the gap (02:30 becomes 03:30); a time that "
+            "occurs twice is the earlier instant. An unknown zone is an error.",
+            kNullGivesNull, "with_timezone(TIMESTAMP '2020-03-08 02:30:00', 'America/Los_Angeles')",
+            "2020-03-08 03:30:00.000 America/Los_Angeles"}),
+    scalar("at_timezone", F::kAtTimezone, 2, 2,
+           {"at_timezone(x TIMESTAMP WITH TIME ZONE, zone VARCHAR) -> TIMESTAMP WITH TIME ZONE",
+            "The same instant as x, shown in zone. Also written x AT TIME ZONE zone. A TIMESTAMP x is first taken "
+            "in the session's time zone.",
+            kNullGivesNull, "at_timezone(TIMESTAMP '2020-01-01 12:00:00 UTC', 'Asia/Kolkata')",
+            "2020-01-01 17:30:00.000 Asia/Kolkata"}),
+    scalar("timezone_hour", F::kTimezoneHour, 1, 1,
+           {"timezone_hour(x TIMESTAMP WITH TIME ZONE) -> BIGINT",
+            "The hours of x's offset from UTC at that instant (negative west of Greenwich). Also extract(timezone_hour "
+            "FROM x).",
+            kFieldOf, "timezone_hour(TIMESTAMP '2020-07-01 00:00:00 America/New_York')", "-4"}),
+    scalar("timezone_minute", F::kTimezoneMinute, 1, 1,
+           {"timezone_minute(x TIMESTAMP WITH TIME ZONE) -> BIGINT",
+            "The minutes of x's offset from UTC beyond its whole hours, with the offset's sign.", kFieldOf,
+            "timezone_minute(TIMESTAMP '2020-07-01 00:00:00 Asia/Kolkata')", "30"}),
+    scalar("from_iso8601_timestamp", F::kFromIso8601Timestamp, 1, 1,
+           {"from_iso8601_timestamp(string VARCHAR) -> TIMESTAMP WITH TIME ZONE",
+            "The ISO 8601 date and time in string (YYYY-MM-DD[THH:MM[:SS[.fff]]] and an offset: Z, +HH:MM, +HHMM or "
+            "+HH); without an offset, the wall-clock time in the session's time zone. An error for other text.",
+            "NULL when string is NULL.", "from_iso8601_timestamp('2020-05-11T11:15:05.123+05:30')",
+            "2020-05-11 11:15:05.123 +05:30"}),
     scalar("date_add", F::kDateAdd, 3, 3,
            {"date_add(unit VARCHAR, amount BIGINT, x DATE) -> DATE\n"
             "date_add(unit VARCHAR, amount BIGINT, x TIMESTAMP) -> TIMESTAMP",
@@ -71,16 +100,19 @@ constexpr FunctionEntry kDatetime[] = {
             "quotes is copied ('' is a quote). Other letters are errors.",
             kNullGivesNull, "format_datetime(TIMESTAMP '2024-05-17 14:03:09', 'EEE, dd MMM yyyy HH:mm:ss')",
             "Fri, 17 May 2024 14:03:09"}),
-    scalar("from_unixtime", F::kFromUnixtime, 1, 1,
-           {"from_unixtime(seconds DOUBLE) -> TIMESTAMP",
-            "The TIMESTAMP (UTC) seconds after 1970-01-01 00:00:00, rounded to microseconds. An error when it is "
-            "not finite or out of range.",
+    scalar("from_unixtime", F::kFromUnixtime, 1, 3,
+           {"from_unixtime(seconds DOUBLE) -> TIMESTAMP\n"
+            "from_unixtime(seconds DOUBLE, zone VARCHAR) -> TIMESTAMP WITH TIME ZONE\n"
+            "from_unixtime(seconds DOUBLE, hours BIGINT, minutes BIGINT) -> TIMESTAMP WITH TIME ZONE",
+            "The TIMESTAMP (UTC) seconds after 1970-01-01 00:00:00, rounded to microseconds; with a zone, or an offset "
+            "of hours and minutes, that instant in it. An error when seconds is not finite or out of range.",
             kNullGivesNull, "from_unixtime(1715954589.5)", "2024-05-17 14:03:09.5"}),
     scalar("last_day_of_month", F::kLastDayOfMonth, 1, 1,
            {"last_day_of_month(x DATE or TIMESTAMP) -> DATE", "The last day of the month of x.", kFieldOf,
             "last_day_of_month(DATE '2024-02-10')", "2024-02-29"}),
     scalar("to_unixtime", F::kToUnixtime, 1, 1,
-           {"to_unixtime(x TIMESTAMP) -> DOUBLE", "The seconds from 1970-01-01 00:00:00 (UTC) to x.", kNullGivesNull,
+           {"to_unixtime(x TIMESTAMP or TIMESTAMP WITH TIME ZONE) -> DOUBLE",
+            "The seconds from 1970-01-01 00:00:00 UTC to x (a TIMESTAMP read as UTC).", kNullGivesNull,
             "to_unixtime(TIMESTAMP '2024-05-17 14:03:09.5')", "1715954589.5"}),
     rewrite("day", {"day(x) -> BIGINT", "The day of the month of a DATE or TIMESTAMP x, as extract(day FROM x).",
                     kFieldOf, "day(DATE '2024-05-17')", "17"}),
@@ -112,8 +144,9 @@ constexpr FunctionEntry kDatetime[] = {
             "YYYY-DDD; an error otherwise.", "NULL when string is NULL.", "from_iso8601_date('2020-W10-1')",
             "2020-03-02"}),
     scalar("to_iso8601", F::kToIso8601, 1, 1,
-           {"to_iso8601(x DATE or TIMESTAMP) -> VARCHAR",
-            "x in ISO 8601: YYYY-MM-DD for a date, YYYY-MM-DDTHH:MM:SS.mmm for a timestamp.", "NULL when x is NULL.",
+           {"to_iso8601(x DATE, TIMESTAMP or TIMESTAMP WITH TIME ZONE) -> VARCHAR",
+            "x in ISO 8601: YYYY-MM-DD for a date, YYYY-MM-DDTHH:MM:SS.mmm for a timestamp, followed by the offset "
+            "(Z for UTC, +05:30) for a timestamp with a time zone.", "NULL when x is NULL.",
             "to_iso8601(TIMESTAMP '2020-05-11 11:15:05')", "2020-05-11T11:15:05.000"}),
     scalar("to_milliseconds", F::kToMilliseconds, 1, 1,
            {"to_milliseconds(x INTERVAL) -> BIGINT",

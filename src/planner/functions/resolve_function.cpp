@@ -331,6 +331,16 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kFromBigEndian64:
     case F::kToBigEndian32:
     case F::kFromBigEndian32: return detail::resolve_binary(f, args, pos);
+    case F::kWithTimezone:
+    case F::kAtTimezone:
+    case F::kTimezoneHour:
+    case F::kTimezoneMinute:
+    case F::kFromUnixtimeTz:
+    case F::kTzLocal:
+    case F::kTzInstant:
+    case F::kTzWithLocal:
+    case F::kTzWithInstant:
+    case F::kFromIso8601Timestamp: return detail::resolve_timestamp_tz(f, args, pos);
   }
   no_match(f, args, pos);
 }

@@ -43,4 +43,10 @@ ResolvedFunction resolve_presto_more(ScalarFunction f, const std::vector<Logical
 ResolvedFunction resolve_binary(ScalarFunction f, const std::vector<LogicalType>& args,
                                 std::optional<SourcePosition> pos);
 
+/// TIMESTAMP WITH TIME ZONE: with_timezone, at_timezone, timezone_hour/minute, from_unixtime with a zone,
+/// from_iso8601_timestamp and the binder's helpers kTzLocal, kTzInstant, kTzWithLocal, kTzWithInstant
+/// (resolve_timestamp_tz.cpp).
+ResolvedFunction resolve_timestamp_tz(ScalarFunction f, const std::vector<LogicalType>& args,
+                                      std::optional<SourcePosition> pos);
+
 }  // namespace kestrel::plan::detail

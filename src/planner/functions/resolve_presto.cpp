@@ -111,6 +111,7 @@ ResolvedFunction resolve_presto(ScalarFunction f, const std::vector<LogicalType>
       return {f, kBigInt, {kVarchar, t, t}};
     }
     case F::kFromUnixtime:
+      if (args.size() >= 2) return resolve_timestamp_tz(F::kFromUnixtimeTz, args, pos);
       check(1, !args.empty() && is_numeric_or_null(args[0]));
       return {f, kTimestamp, {kDouble}};
     case F::kToUnixtime:

@@ -102,7 +102,8 @@ ResolvedFunction resolve_presto_more(ScalarFunction f, const std::vector<Logical
     case F::kYearOfWeek: {
       if (args.size() != 1) no_match(f, args, pos);
       const LogicalType x = is_null_type(args[0]) ? kDate : args[0];
-      if (x.id() != TypeId::kDate && x.id() != TypeId::kTimestamp) no_match(f, args, pos);
+      const bool zoned = x.id() == TypeId::kTimestampTz && f == F::kToIso8601;
+      if (x.id() != TypeId::kDate && x.id() != TypeId::kTimestamp && !zoned) no_match(f, args, pos);
       return {f, f == F::kToIso8601 ? kVarchar : kBigInt, {x}};
     }
     case F::kToMilliseconds: {

@@ -61,6 +61,11 @@ std::optional<LogicalType> common_super_type(const LogicalType& a, const Logical
   if ((x == TypeId::kDate && y == TypeId::kTimestamp) || (x == TypeId::kTimestamp && y == TypeId::kDate)) {
     return LogicalType(TypeId::kTimestamp);
   }
+  // DATE and TIMESTAMP meet TIMESTAMP WITH TIME ZONE as wall-clock times in the session's zone (Presto's coercion).
+  const auto is_local = [](TypeId t) { return t == TypeId::kDate || t == TypeId::kTimestamp; };
+  if ((x == TypeId::kTimestampTz && is_local(y)) || (is_local(x) && y == TypeId::kTimestampTz)) {
+    return LogicalType(TypeId::kTimestampTz);
+  }
   return std::nullopt;
 }
 
@@ -93,6 +98,7 @@ bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
     }
     return from.is_integral() && integer_rank(from.id()) <= integer_rank(to.id());
   }
+  if (to.id() == TypeId::kTimestampTz) return from.id() == TypeId::kDate || from.id() == TypeId::kTimestamp;
   return from.id() == TypeId::kDate && to.id() == TypeId::kTimestamp;
 }
 
@@ -117,6 +123,10 @@ bool can_cast_explicitly(const LogicalType& from, const LogicalType& to) {
   const TypeId y = to.id();
   if ((x == TypeId::kBoolean && to.is_integral()) || (from.is_integral() && y == TypeId::kBoolean)) return true;
   if ((x == TypeId::kDate && y == TypeId::kTimestamp) || (x == TypeId::kTimestamp && y == TypeId::kDate)) return true;
+  // TIMESTAMP WITH TIME ZONE from and to DATE and TIMESTAMP (VARCHAR is above).
+  if (x == TypeId::kTimestampTz || y == TypeId::kTimestampTz) {
+    return x == TypeId::kDate || x == TypeId::kTimestamp || y == TypeId::kDate || y == TypeId::kTimestamp;
+  }
   return false;
 }
 

@@ -216,7 +216,7 @@ TEST(ParserExpression, Types) {
       {"VARCHAR(25)", "VARCHAR(25)", TypeId::kVarchar},  {"text", "TEXT", TypeId::kVarchar},
       {"CHAR(1)", "CHAR(1)", TypeId::kVarchar},          {"string", "STRING", TypeId::kVarchar},
       {"character varying(3)", "CHARACTER VARYING(3)", TypeId::kVarchar},
-      {"timestamp with time zone", "TIMESTAMP WITH TIME ZONE", std::nullopt},
+      {"timestamp with time zone", "TIMESTAMP WITH TIME ZONE", TypeId::kTimestampTz},
       {"time", "TIME", std::nullopt},                    {"geometry", "GEOMETRY", std::nullopt},
   };
   for (const Case& c : cases) {

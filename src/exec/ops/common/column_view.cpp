@@ -17,6 +17,7 @@ PhysicalKind physical_kind(const LogicalType& type) {
     case TypeId::kReal: return PhysicalKind::kFloat;
     case TypeId::kDouble: return PhysicalKind::kDouble;
     case TypeId::kInterval: return PhysicalKind::kInterval;
+    case TypeId::kTimestampTz: return PhysicalKind::kTimestampTz;
     case TypeId::kVarchar:
     case TypeId::kVarbinary:
     case TypeId::kJson: return PhysicalKind::kString;

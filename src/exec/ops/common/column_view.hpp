@@ -24,6 +24,7 @@ enum class PhysicalKind : uint8_t {
   kFloat,
   kDouble,
   kInterval,  ///< months, days, micros
+  kTimestampTz,  ///< UTC micros and a zone key; equal, hashed and ordered by the micros only
   kString,    ///< VARCHAR, plain or dictionary-encoded
 };
 
@@ -74,6 +75,7 @@ decltype(auto) visit_fixed(PhysicalKind kind, F&& f) {
     case PhysicalKind::kFloat: return f(float{});
     case PhysicalKind::kDouble: return f(double{});
     case PhysicalKind::kInterval: return f(Interval{});
+    case PhysicalKind::kTimestampTz: return f(TimestampTz{});
     case PhysicalKind::kString: break;
   }
   return f(int32_t{});  // unreachable for fixed kinds; keeps every path returning the same type

@@ -16,7 +16,9 @@ namespace detail {
 
 template <typename T>
 inline bool fixed_equal(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_same_v<T, TimestampTz>) {
+    return a.micros == b.micros;  // the same instant in two zones is one value
+  } else if constexpr (std::is_floating_point_v<T>) {
     return a == b || (std::isnan(a) && std::isnan(b));
   } else {
     return a == b;
@@ -32,6 +34,8 @@ template <typename T>
 inline int fixed_compare(T a, T b) {
   if constexpr (std::is_same_v<T, Interval>) {
     return fixed_compare(interval_length(a), interval_length(b));
+  } else if constexpr (std::is_same_v<T, TimestampTz>) {
+    return fixed_compare(a.micros, b.micros);
   } else if constexpr (std::is_floating_point_v<T>) {
     if (a < b) return -1;
     if (a > b) return 1;
@@ -64,6 +68,7 @@ inline bool non_null_equal(const ColumnView& a, size_t i, const ColumnView& b, s
     case PhysicalKind::kFloat: return detail::fixed_equal(a.get<float>(i), b.get<float>(j));
     case PhysicalKind::kDouble: return detail::fixed_equal(a.get<double>(i), b.get<double>(j));
     case PhysicalKind::kInterval: return a.get<Interval>(i) == b.get<Interval>(j);
+    case PhysicalKind::kTimestampTz: return a.get<TimestampTz>(i).micros == b.get<TimestampTz>(j).micros;
     case PhysicalKind::kString: return a.string(i) == b.string(j);
   }
   return false;
@@ -97,6 +102,8 @@ inline int compare_non_null(const ColumnView& a, size_t i, const ColumnView& b, 
     case PhysicalKind::kFloat: return detail::fixed_compare(a.get<float>(i), b.get<float>(j));
     case PhysicalKind::kDouble: return detail::fixed_compare(a.get<double>(i), b.get<double>(j));
     case PhysicalKind::kInterval: return detail::fixed_compare(a.get<Interval>(i), b.get<Interval>(j));
+    case PhysicalKind::kTimestampTz:
+      return detail::fixed_compare(a.get<TimestampTz>(i).micros, b.get<TimestampTz>(j).micros);
     case PhysicalKind::kString: return detail::string_compare(a.string(i), b.string(j));
   }
   return 0;

@@ -27,6 +27,8 @@ uint64_t hash_value(T v) {
   } else if constexpr (std::is_same_v<T, Interval>) {
     uint64_t a = (static_cast<uint64_t>(static_cast<uint32_t>(v.months)) << 32) | static_cast<uint32_t>(v.days);
     return mix64(a ^ mix64(static_cast<uint64_t>(v.micros)));
+  } else if constexpr (std::is_same_v<T, TimestampTz>) {
+    return mix64(static_cast<uint64_t>(v.micros));  // the instant only: equal instants in two zones are equal
   } else {
     return mix64(static_cast<uint64_t>(static_cast<int64_t>(v)));
   }

@@ -77,6 +77,14 @@ SchemaElement schema_element_for(const Field& field) {
       e.logical_type.unit = TimeUnit::kMicros;
       e.logical_type.adjusted_to_utc = false;
       break;
+    case TypeId::kTimestampTz:
+      // The instants, UTC-adjusted; the zone of each value is not kept (Parquet has no zone per value).
+      e.type = PhysicalType::kInt64;
+      e.converted_type = ConvertedType::kTimestampMicros;
+      e.logical_type.kind = Kind::kTimestamp;
+      e.logical_type.unit = TimeUnit::kMicros;
+      e.logical_type.adjusted_to_utc = true;
+      break;
     case TypeId::kVarchar:
       e.type = PhysicalType::kByteArray;
       e.converted_type = ConvertedType::kUtf8;
@@ -104,7 +112,8 @@ PhysicalValues::PhysicalValues(const LogicalType& type) : type_(type) {
     case TypeId::kInteger:
     case TypeId::kDate: kind = StatKind::kInt32, width = 4; break;
     case TypeId::kBigInt:
-    case TypeId::kTimestamp: kind = StatKind::kInt64, width = 8; break;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz: kind = StatKind::kInt64, width = 8; break;
     case TypeId::kReal: kind = StatKind::kFloat, width = 4; break;
     case TypeId::kDouble: kind = StatKind::kDouble, width = 8; break;
     case TypeId::kDecimal:
@@ -152,6 +161,7 @@ void PhysicalValues::append(const Column& column, size_t row) {
     case TypeId::kBigInt:
     case TypeId::kTimestamp:
     case TypeId::kDouble: put(src->data<uint8_t>() + row * 8, 8); break;
+    case TypeId::kTimestampTz: put(&src->data<TimestampTz>()[row].micros, 8); break;
     case TypeId::kDecimal:
       if (kind == StatKind::kBigEndianDecimal) {
         int128_t v = type_.is_wide_decimal() ? src->data<int128_t>()[row] : src->data<int64_t>()[row];
