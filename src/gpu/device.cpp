@@ -1,4 +1,5 @@
 #include "gpu/device.hpp"
+#include "gpu/small_block_cache.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -69,7 +70,10 @@ std::optional<DeviceInfo> usable_device(std::string* reason) {
 
 void set_device(int ordinal) { KESTREL_CUDA_CHECK(cudaSetDevice(ordinal)); }
 
-void synchronize_device() { KESTREL_CUDA_CHECK(cudaDeviceSynchronize()); }
+void synchronize_device() {
+  KESTREL_CUDA_CHECK(cudaDeviceSynchronize());
+  detail::settle_small_blocks();  // every stream's work is done: cached blocks are free on every stream
+}
 
 #else
 

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/small_block_cache.hpp"
 
 namespace kestrel::gpu {
 
@@ -88,6 +89,7 @@ DevicePoolMemoryResource::DevicePoolMemoryResource(int device, size_t budget_byt
 }
 
 DevicePoolMemoryResource::~DevicePoolMemoryResource() {
+  detail::drop_small_blocks(this, [](void* p) { cudaFree(p); });
   if (pool_ != nullptr) cudaMemPoolDestroy(pool_);
 }
 
@@ -97,8 +99,17 @@ void* DevicePoolMemoryResource::allocate(size_t bytes, Stream stream) {
     throw ResourceExhausted("GPU memory budget of " + std::to_string(budget_) + " bytes exceeded allocating " +
                             std::to_string(bytes) + " bytes (" + std::to_string(allocated_bytes()) + " in use)");
   }
+  // Small blocks come from (and go back to) the cache of small blocks; they are allocated at their class's size.
+  const bool small = bytes <= detail::kSmallBlockMax;
+  if (small) {
+    if (void* cached = detail::take_small_block(this, bytes, stream.handle())) {
+      note_allocate(bytes);
+      return cached;
+    }
+  }
   void* ptr = nullptr;
-  cudaError_t status = cudaMallocFromPoolAsync(&ptr, bytes == 0 ? 1 : bytes, pool_, stream.handle());
+  const size_t size = small ? detail::small_block_bytes(bytes) : bytes == 0 ? 1 : bytes;
+  cudaError_t status = cudaMallocFromPoolAsync(&ptr, size, pool_, stream.handle());
   if (status == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     throw ResourceExhausted("out of GPU memory allocating " + std::to_string(bytes) + " bytes (" +
@@ -110,7 +121,14 @@ void* DevicePoolMemoryResource::allocate(size_t bytes, Stream stream) {
 }
 
 void DevicePoolMemoryResource::deallocate(void* ptr, size_t bytes, Stream stream) noexcept {
-  cudaFreeAsync(ptr, stream.handle());
+  bool kept = false;
+  if (bytes <= detail::kSmallBlockMax) {
+    try {
+      kept = detail::keep_small_block(this, ptr, bytes, stream.handle());
+    } catch (...) {  // no memory for the cache's lists: free the block instead
+    }
+  }
+  if (!kept) cudaFreeAsync(ptr, stream.handle());
   note_deallocate(bytes);
 }
 

@@ -416,6 +416,27 @@ TEST_F(HashAggregateGpuOpTest, OneTableForWideKeys) {
   }
 }
 
+/// Variances in the table (count, shifted sums and the claiming row's value as the shift; a wide table even with
+/// one key), by one key and by several, with NULL values and groups whose values are all NULL.
+TEST_F(HashAggregateGpuOpTest, OneTableForVariances) {
+  using F = AggregateFunction;
+  const SchemaPtr schema = std::make_shared<Schema>(batch_fields());
+  using exec::aggregate_gpu_detail::AggregateTableGpu;
+  const std::vector<AggregateSpec> aggs = {agg(F::kVarSamp, kValDouble), agg(F::kVarPop, kValDouble),
+                                           agg(F::kStddevSamp, kValDouble), agg(F::kStddevPop, kValDouble),
+                                           {F::kCountStar, std::nullopt, TypeId::kBigInt, false},
+                                           agg(F::kAvg, kValInt), agg(F::kMax, kValDate)};
+  for (const std::vector<size_t>& keys : {std::vector<size_t>{kKeyInt}, std::vector<size_t>{kKeyInt, kValSmall},
+                                          std::vector<size_t>{kValSmall}}) {
+    ASSERT_TRUE(AggregateTableGpu::supports(*schema, keys, aggs));
+    expect_same(make_batches(5, 3000, Spread::kFew, 31), keys, aggs, "variance table: few", 2);
+    expect_same(make_batches(4, 60000, Spread::kUnique, 32), keys, aggs, "variance table: unique", 3, 100000);
+    expect_same(make_batches(3, 100000, Spread::kSkewed, 33), keys, aggs, "variance table: skewed", 2);
+    expect_same(make_batches(1, 1, Spread::kFew, 34), keys, aggs, "variance table: one row");
+  }
+  EXPECT_FALSE(AggregateTableGpu::supports(*schema, {kKeyInt}, {agg(F::kVarSamp, kValDouble, true)}));
+}
+
 /// One DISTINCT aggregate and nothing else: the groups come from its distinct rows, found by hash.
 TEST_F(HashAggregateGpuOpTest, OneDistinctAggregate) {
   using F = AggregateFunction;

@@ -37,7 +37,11 @@ unsigned blocks_for(size_t items) {
   return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((items + kThreads - 1) / kThreads, 1u << 20)));
 }
 
-enum class Kind : uint8_t { kCountStar, kCount, kSumInt, kSumFloat, kMin, kMax };
+/// kVarCount keeps a variance's whole state, four words a slot: the count of values, the sums of (x - shift) and of
+/// (x - shift)^2 as doubles, and the shift, the value of the row that claimed the slot (wide tables only: the shift
+/// is written before the slot is published). Sums shifted by a value of the group keep their precision where the
+/// mean is far from zero. kVarMean and kVarM2 are its two other output columns, with no state of their own.
+enum class Kind : uint8_t { kCountStar, kCount, kSumInt, kSumFloat, kMin, kMax, kVarCount, kVarMean, kVarM2 };
 
 /// One state of the table: a count, a sum or a min / max, with its slot array and (not for counts) a flag per slot
 /// telling whether a non-NULL value reached it.
@@ -47,8 +51,10 @@ struct TableAgg {
   bool is_float = false;      ///< REAL / DOUBLE input
   const void* values = nullptr;
   const uint8_t* validity = nullptr;
-  void* state = nullptr;      ///< u64 counts, int128 sums (lo, hi), double sums, int64 min / max
+  void* state = nullptr;      ///< u64 counts, int128 sums (lo, hi), double sums, int64 min / max, variances
   unsigned int* has = nullptr;
+  uint8_t slot_words = 1;     ///< 64-bit words a slot of `state` takes (0: none)
+  int partner = -1;           ///< kVarMean, kVarM2: the kVarCount holding their state
 };
 
 /// Slot states of a wide-key table.
@@ -67,6 +73,7 @@ struct DeviceTable {
   unsigned int* special = nullptr;  ///< [2]: whether each special slot holds a group
   unsigned long long* claimed = nullptr;
   int key_count = 1;
+  bool wide = false;  ///< keys as wide keys (two or more keys, or a variance whose shift needs the slot's claim)
   unsigned long long* words = nullptr;
   unsigned int* null_masks = nullptr;
   unsigned int* status = nullptr;
@@ -139,9 +146,10 @@ __device__ inline bool wide_equal(const DeviceTable& t, size_t slot, const WideK
   return true;
 }
 
-/// The slot of the wide key `k`, claimed (and *claimed_new set) when it is new. The load bound guarantees an empty
-/// slot on the way.
-__device__ inline size_t find_wide_slot(const DeviceTable& t, const WideKey& k, bool* claimed_new) {
+/// The slot of the wide key `k`, claimed (and *claimed_new set) when it is new; on_claim(slot) runs before the new
+/// slot is published. The load bound guarantees an empty slot on the way.
+template <typename OnClaim>
+__device__ inline size_t find_wide_slot(const DeviceTable& t, const WideKey& k, bool* claimed_new, OnClaim on_claim) {
   const size_t mask = t.capacity - 1;
   const size_t stride = t.capacity + 2;
   size_t slot = static_cast<size_t>(wide_hash(k, t.key_count)) & mask;
@@ -153,6 +161,7 @@ __device__ inline size_t find_wide_slot(const DeviceTable& t, const WideKey& k, 
       if (st == kSlotEmpty) {
         for (int c = 0; c < t.key_count; ++c) t.words[c * stride + slot] = k.words[c];
         t.null_masks[slot] = k.nulls;
+        on_claim(slot);
         __threadfence();
         atomicExch(&t.status[slot], kSlotFull);
         *claimed_new = true;
@@ -174,7 +183,7 @@ __global__ void init_kernel(DeviceTable t) {
   const size_t slots = t.capacity + 2;
   for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
        s += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    if (t.key_count == 1) {
+    if (!t.wide) {
       t.keys[s] = kEmptyKey;
     } else {
       t.status[s] = kSlotEmpty;
@@ -189,6 +198,11 @@ __global__ void init_kernel(DeviceTable t) {
         case Kind::kSumFloat: static_cast<double*>(g.state)[s] = 0.0; break;
         case Kind::kMin: static_cast<long long*>(g.state)[s] = LLONG_MAX; break;
         case Kind::kMax: static_cast<long long*>(g.state)[s] = LLONG_MIN; break;
+        case Kind::kVarCount:
+          for (int w = 0; w < 4; ++w) static_cast<unsigned long long*>(g.state)[4 * s + w] = 0;  // 0 and 0.0
+          break;
+        case Kind::kVarMean:
+        case Kind::kVarM2: break;
         default: static_cast<unsigned long long*>(g.state)[s] = 0; break;
       }
       if (g.has != nullptr) g.has[s] = 0;
@@ -206,7 +220,7 @@ __global__ void insert_kernel(DeviceTable t, KeyInputs keys, size_t rows) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < rows;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     size_t slot;
-    if (keys.count > 1) {
+    if (t.wide) {
       WideKey k;
       for (int c = 0; c < keys.count; ++c) {
         const KeyInput& in = keys.keys[c];
@@ -218,7 +232,13 @@ __global__ void insert_kernel(DeviceTable t, KeyInputs keys, size_t rows) {
         }
       }
       bool claimed_new = false;
-      slot = find_wide_slot(t, k, &claimed_new);
+      slot = find_wide_slot(t, k, &claimed_new, [&](size_t claimed) {
+        for (int a = 0; a < t.count; ++a) {
+          const TableAgg& g = t.aggs[a];
+          if (g.kind != Kind::kVarCount || !bit(g.validity, i)) continue;
+          static_cast<double*>(g.state)[4 * claimed + 3] = static_cast<const double*>(g.values)[i];
+        }
+      });
       if (claimed_new) atomicAdd(&block_claimed, 1ULL);
     } else if (!bit(key.validity, i)) {
       slot = t.capacity;
@@ -228,7 +248,7 @@ __global__ void insert_kernel(DeviceTable t, KeyInputs keys, size_t rows) {
       slot = k == kEmptyKey ? t.capacity + 1 : find_slot(t, k, &claimed_new);
       if (claimed_new) atomicAdd(&block_claimed, 1ULL);
     }
-    if (keys.count == 1 && slot >= t.capacity && t.special[slot - t.capacity] == 0) {
+    if (!t.wide && slot >= t.capacity && t.special[slot - t.capacity] == 0) {
       atomicExch(&t.special[slot - t.capacity], 1u);
     }
     for (int a = 0; a < t.count; ++a) {
@@ -266,6 +286,14 @@ __global__ void insert_kernel(DeviceTable t, KeyInputs keys, size_t rows) {
           atomicMax(static_cast<long long*>(g.state) + slot, load_int(g.values, g.width, i));
           set_flag(g.has, slot);
           break;
+        case Kind::kVarCount: {
+          auto* p = static_cast<double*>(g.state) + 4 * slot;
+          const double d = static_cast<const double*>(g.values)[i] - p[3];
+          atomicAdd(reinterpret_cast<unsigned long long*>(p), 1ULL);
+          atomicAdd(p + 1, d);
+          atomicAdd(p + 2, d * d);
+          break;
+        }
         default: break;
       }
     }
@@ -285,13 +313,13 @@ __global__ void rehash_kernel(DeviceTable from, DeviceTable to) {
   for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
        s += static_cast<size_t>(gridDim.x) * blockDim.x) {
     size_t d;
-    if (from.key_count > 1) {
+    if (from.wide) {
       if (s >= from.capacity || from.status[s] != kSlotFull) continue;
       WideKey k;
       for (int c = 0; c < from.key_count; ++c) k.words[c] = from.words[c * (from.capacity + 2) + s];
       k.nulls = from.null_masks[s];
       bool claimed_new = false;
-      d = find_wide_slot(to, k, &claimed_new);
+      d = find_wide_slot(to, k, &claimed_new, [](size_t) {});
     } else if (s < from.capacity) {
       const unsigned long long k = from.keys[s];
       if (k == kEmptyKey) continue;
@@ -303,12 +331,9 @@ __global__ void rehash_kernel(DeviceTable from, DeviceTable to) {
     for (int a = 0; a < from.count; ++a) {
       const TableAgg& g = from.aggs[a];
       const TableAgg& h = to.aggs[a];
-      if (g.kind == Kind::kSumInt) {
-        static_cast<unsigned long long*>(h.state)[2 * d] = static_cast<const unsigned long long*>(g.state)[2 * s];
-        static_cast<unsigned long long*>(h.state)[2 * d + 1] =
-            static_cast<const unsigned long long*>(g.state)[2 * s + 1];
-      } else {
-        static_cast<unsigned long long*>(h.state)[d] = static_cast<const unsigned long long*>(g.state)[s];
+      for (int w = 0; w < g.slot_words; ++w) {
+        static_cast<unsigned long long*>(h.state)[g.slot_words * d + w] =
+            static_cast<const unsigned long long*>(g.state)[g.slot_words * s + w];
       }
       if (g.has != nullptr) h.has[d] = g.has[s];
     }
@@ -319,7 +344,7 @@ __global__ void occupied_kernel(DeviceTable t, uint8_t* flags) {
   const size_t slots = t.capacity + 2;
   for (size_t s = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; s < slots;
        s += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    if (t.key_count > 1) {
+    if (t.wide) {
       flags[s] = s < t.capacity && t.status[s] == kSlotFull;
     } else {
       flags[s] = s < t.capacity ? (t.keys[s] != kEmptyKey) : (t.special[s - t.capacity] != 0);
@@ -352,7 +377,7 @@ __global__ void output_kernel(DeviceTable t, Outputs o, const uint32_t* slots, s
     if (in) {
       if (col.source < 0) {
         unsigned long long k;
-        if (t.key_count > 1) {
+        if (t.wide) {
           const int c = -1 - col.source;
           valid = ((t.null_masks[s] >> c) & 1u) == 0;
           k = t.words[c * (t.capacity + 2) + s];
@@ -369,7 +394,20 @@ __global__ void output_kernel(DeviceTable t, Outputs o, const uint32_t* slots, s
       } else {
         const TableAgg& g = t.aggs[col.source];
         valid = g.has == nullptr || g.has[s] != 0;
-        if (g.kind == Kind::kSumInt) {
+        if (g.kind == Kind::kVarCount || g.kind == Kind::kVarMean || g.kind == Kind::kVarM2) {
+          // (count, mean, m2) as the CPU's variance state; an empty group is (0, 0, 0).
+          const TableAgg& v = g.kind == Kind::kVarCount ? g : t.aggs[g.partner];
+          const double* p = static_cast<const double*>(v.state) + 4 * s;
+          const auto n = static_cast<const unsigned long long*>(v.state)[4 * s];
+          if (g.kind == Kind::kVarCount) {
+            static_cast<unsigned long long*>(col.values)[r] = n;
+          } else if (g.kind == Kind::kVarMean) {
+            static_cast<double*>(col.values)[r] = n == 0 ? 0.0 : p[3] + p[1] / static_cast<double>(n);
+          } else {
+            const double m2 = n == 0 ? 0.0 : p[2] - p[1] * p[1] / static_cast<double>(n);
+            static_cast<double*>(col.values)[r] = m2 > 0.0 ? m2 : 0.0;
+          }
+        } else if (g.kind == Kind::kSumInt) {
           const __int128 sum = sum_value(static_cast<const unsigned long long*>(g.state) + 2 * s);
           if (col.width == 16) {
             static_cast<__int128*>(col.values)[r] = sum;
@@ -423,8 +461,17 @@ bool aggregate_supported(const AggregateSpec& a) {
     case AggregateFunction::kAvg: return integer_width(a.input_type) > 0 || is_float(a.input_type);
     case AggregateFunction::kMin:
     case AggregateFunction::kMax: return integer_width(a.input_type) > 0;
+    case AggregateFunction::kVarSamp:
+    case AggregateFunction::kVarPop:
+    case AggregateFunction::kStddevSamp:
+    case AggregateFunction::kStddevPop: return a.input_type.id() == TypeId::kDouble;
     default: return false;
   }
+}
+
+bool is_variance(const AggregateSpec& a) {
+  return a.function == AggregateFunction::kVarSamp || a.function == AggregateFunction::kVarPop ||
+         a.function == AggregateFunction::kStddevSamp || a.function == AggregateFunction::kStddevPop;
 }
 
 /// How a table state is laid out on the host side.
@@ -435,6 +482,7 @@ struct StateSpec {
   std::optional<size_t> argument;
   size_t slot_bytes;  ///< bytes per slot of its state array
   bool has_flag;
+  int partner = -1;   ///< kVarMean, kVarM2: their kVarCount
 };
 
 std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates) {
@@ -453,6 +501,16 @@ std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates)
         break;
       case AggregateFunction::kMin: out.push_back({Kind::kMin, w, false, a.argument, 8, true}); break;
       case AggregateFunction::kMax: out.push_back({Kind::kMax, w, false, a.argument, 8, true}); break;
+      case AggregateFunction::kVarSamp:
+      case AggregateFunction::kVarPop:
+      case AggregateFunction::kStddevSamp:
+      case AggregateFunction::kStddevPop: {
+        const int count = static_cast<int>(out.size());
+        out.push_back({Kind::kVarCount, 8, true, a.argument, 32, false});
+        out.push_back({Kind::kVarMean, 8, true, a.argument, 0, false, count});
+        out.push_back({Kind::kVarM2, 8, true, a.argument, 0, false, count});
+        break;
+      }
       default: throw InternalError("aggregate without a table state");
     }
   }
@@ -464,6 +522,7 @@ std::vector<StateSpec> state_specs(const std::vector<AggregateSpec>& aggregates)
 struct AggregateTableGpu::Impl {
   SchemaPtr input_schema;
   std::vector<size_t> key_columns;
+  bool wide = false;  ///< DeviceTable::wide
   std::vector<AggregateSpec> aggregates;
   SchemaPtr state_schema;
   std::vector<StateSpec> specs;
@@ -485,6 +544,7 @@ struct AggregateTableGpu::Impl {
     t.special = special ? special->as<unsigned int>() : nullptr;
     t.claimed = claimed ? claimed->as<unsigned long long>() : nullptr;
     t.key_count = static_cast<int>(key_columns.size());
+    t.wide = wide;
     t.words = words ? words->as<unsigned long long>() : nullptr;
     t.null_masks = null_masks ? null_masks->as<unsigned int>() : nullptr;
     t.status = status ? status->as<unsigned int>() : nullptr;
@@ -493,8 +553,10 @@ struct AggregateTableGpu::Impl {
       t.aggs[a].kind = specs[a].kind;
       t.aggs[a].width = static_cast<uint8_t>(specs[a].width);
       t.aggs[a].is_float = specs[a].is_float;
-      t.aggs[a].state = states.empty() ? nullptr : states[a]->data();
+      t.aggs[a].state = states.empty() || !states[a] ? nullptr : states[a]->data();
       t.aggs[a].has = specs[a].has_flag && !flags.empty() ? flags[a]->as<unsigned int>() : nullptr;
+      t.aggs[a].slot_words = static_cast<uint8_t>(specs[a].slot_bytes / 8);
+      t.aggs[a].partner = specs[a].partner;
     }
     return t;
   }
@@ -506,7 +568,7 @@ struct AggregateTableGpu::Impl {
     // was for the drivers still inserting until the query stops.
     const size_t key_count = key_columns.size();
     BufferPtr new_keys, new_words, new_nulls, new_status;
-    if (key_count == 1) {
+    if (!wide) {
       new_keys = device_buffer((slots + 2) * sizeof(unsigned long long), stream, mr);
     } else {
       new_words = device_buffer(key_count * (slots + 2) * sizeof(unsigned long long), stream, mr);
@@ -515,7 +577,7 @@ struct AggregateTableGpu::Impl {
     }
     std::vector<BufferPtr> new_states, new_flags;
     for (const StateSpec& s : specs) {
-      new_states.push_back(device_buffer((slots + 2) * s.slot_bytes, stream, mr));
+      new_states.push_back(s.slot_bytes == 0 ? BufferPtr() : device_buffer((slots + 2) * s.slot_bytes, stream, mr));
       new_flags.push_back(s.has_flag ? device_buffer((slots + 2) * sizeof(unsigned int), stream, mr) : BufferPtr());
     }
     capacity = slots;
@@ -548,15 +610,16 @@ bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>&
   if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys) || aggregates.empty()) {
     return false;
   }
+  const bool wide = group_columns.size() > 1 || std::any_of(aggregates.begin(), aggregates.end(), is_variance);
   for (size_t key : group_columns) {
     const int key_width = integer_width(input.field(key).type);
     // One key: a 32- or 64-bit integer (the special slots); wide keys: any integer-like width.
-    if (key_width == 0 || (group_columns.size() == 1 && key_width != 4 && key_width != 8)) return false;
+    if (key_width == 0 || (!wide && key_width != 4 && key_width != 8)) return false;
   }
   size_t states = 0;
   for (const AggregateSpec& a : aggregates) {
     if (!aggregate_supported(a)) return false;
-    states += a.function == AggregateFunction::kAvg ? 2 : 1;
+    states += a.function == AggregateFunction::kAvg ? 2 : is_variance(a) ? 3 : 1;
   }
   return states <= static_cast<size_t>(kMaxTableAggs);
 }
@@ -571,6 +634,10 @@ AggregateTableGpu::AggregateTableGpu(SchemaPtr input_schema, std::vector<size_t>
   impl_->aggregates = std::move(aggregates);
   impl_->state_schema = std::move(state_schema);
   impl_->specs = state_specs(impl_->aggregates);
+  impl_->wide = impl_->key_columns.size() > 1 ||
+                std::any_of(impl_->specs.begin(), impl_->specs.end(), [](const StateSpec& s) {
+                  return s.kind == Kind::kVarCount;
+                });
   KESTREL_CHECK_EQ(impl_->state_schema->size(), impl_->specs.size() + impl_->key_columns.size());
 }
 
@@ -641,7 +708,7 @@ size_t AggregateTableGpu::group_count() {
   std::lock_guard<std::mutex> lock(m.mutex);
   if (m.capacity == 0) return 0;
   m.last.synchronize();
-  if (m.key_columns.size() > 1) return m.read_claimed(m.claimed->stream());
+  if (m.wide) return m.read_claimed(m.claimed->stream());
   unsigned int special[2] = {0, 0};
   gpu::copy_bytes(special, gpu::MemoryKind::kHost, m.special->data(), gpu::MemoryKind::kDevice, sizeof(special),
                   m.claimed->stream());
