@@ -6,7 +6,8 @@
 #   bash scripts/device-profile.sh tpcds|tpch SF [QUERIES, e.g. 1-99 or 1,6,13]
 # Expects the binaries packed with libkestrel-cupti-trace.so (scripts/device-pack.sh kestrel
 # libkestrel-cupti-trace.so ...) and, as scripts/device-validate.sh, .device/site.tar.xz and .device/shared.tar.xz.
-# Writes $OUT/profile-SUITE-sfSF/{trace.tsv.xz, ranges.txt, explain.txt, timing.txt}.
+# Writes $OUT/profile-SUITE-sfSF$PROFILE_TAG/{trace.tsv.xz, ranges.txt, explain.txt, timing.txt}. PROFILE_TRACE=0
+# leaves the traced run out (timings and EXPLAIN ANALYZE only: compare settings or KESTREL_* switches with it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SUITE=$1 SF=$2 QUERIES=${3:-}
@@ -16,7 +17,7 @@ for part in bin site shared; do
 done
 export PYTHONPATH=/tmp/devsite PATH=/tmp/devsite/bin:$PATH KESTREL_DATA_CACHE=/tmp/kestrel-data
 export KESTREL_SHARED_DIR=/tmp/shared KESTREL_NVCOMP_LIB=/tmp/bin/libnvcomp.so.6
-OUTDIR=${OUT:-/tmp}/profile-$SUITE-sf$SF
+OUTDIR=${OUT:-/tmp}/profile-$SUITE-sf$SF${PROFILE_TAG:-}
 mkdir -p "$OUTDIR"
 script=$OUTDIR/queries.sql
 python3 - "$SUITE" "$SF" "$QUERIES" "$script" <<'PY' || exit 1
@@ -51,6 +52,7 @@ echo "data: $DATA ($(du -sh "$DATA" | cut -f1))"
 # The hot statements' wall times, without the tracer.
 /tmp/bin/kestrel --data "$DATA" --device gpu --no-gpu-fallback --timing --format csv -f "$script" \
   >"$OUTDIR/explain.txt" 2>"$OUTDIR/timing.txt" || echo "untraced run failed: $(tail -3 "$OUTDIR/timing.txt")"
+[ "${PROFILE_TRACE:-1}" = 0 ] && { tail -1 "$OUTDIR/timing.txt"; exit 0; }
 CUDA_INJECTION64_PATH=/tmp/bin/libkestrel-cupti-trace.so KESTREL_CUPTI_API=${KESTREL_CUPTI_API:-1} \
   KESTREL_CUPTI_OUT=$OUTDIR/trace.tsv /tmp/bin/kestrel --data "$DATA" --device gpu --no-gpu-fallback --format csv \
   -f "$script" >/dev/null 2>"$OUTDIR/traced-stderr.txt" || echo "traced run failed: $(tail -3 "$OUTDIR/traced-stderr.txt")"

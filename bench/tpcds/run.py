@@ -91,9 +91,9 @@ def main():
             best = min(best, time.perf_counter() - start)
             duck_rows = len(result)
         if session is not None:
-            k_time, k_rows, _, error = session[n]
+            k_time, k_rows, _, error, *_ = session[n]
         else:
-            k_time, k_rows, _, error = run_kestrel(binary, data, a.device, a.threads, text, a.runs, a.timeout,
+            k_time, k_rows, _, error, *_ = run_kestrel(binary, data, a.device, a.threads, text, a.runs, a.timeout,
                                                    settings, extra_args=extra)
         note = error or ("" if k_rows == duck_rows else f"{k_rows} rows, DuckDB {duck_rows}")
         ratio = best / k_time if k_time and not note else None

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 namespace kestrel::gpu::detail {
@@ -27,6 +29,15 @@ std::map<const void*, Cache>& caches() {
   return all;
 }
 
+/// KESTREL_GPU_SMALL_BLOCKS=0 turns the cache off (benchmarks compare with and without it).
+bool enabled() {
+  static const bool on = [] {
+    const char* env = std::getenv("KESTREL_GPU_SMALL_BLOCKS");
+    return env == nullptr || std::string_view(env) != "0";
+  }();
+  return on;
+}
+
 int class_of(size_t bytes) {
   const size_t b = small_block_bytes(bytes);
   return std::bit_width(b) - std::bit_width(kSmallBlockMin);
@@ -37,6 +48,7 @@ int class_of(size_t bytes) {
 size_t small_block_bytes(size_t bytes) { return std::bit_ceil(std::max(bytes, kSmallBlockMin)); }
 
 void* take_small_block(const void* owner, size_t bytes, CUstream_st* stream) {
+  if (!enabled()) return nullptr;
   const int c = class_of(bytes);
   std::lock_guard lock(g_mutex);
   auto it = caches().find(owner);
@@ -57,6 +69,7 @@ void* take_small_block(const void* owner, size_t bytes, CUstream_st* stream) {
 }
 
 bool keep_small_block(const void* owner, void* ptr, size_t bytes, CUstream_st* stream) {
+  if (!enabled()) return false;
   const int c = class_of(bytes);
   const size_t size = small_block_bytes(bytes);
   std::lock_guard lock(g_mutex);

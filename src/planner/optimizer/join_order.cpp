@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <set>
+#include <string_view>
 
 #include "planner/expression_utils.hpp"
 #include "planner/optimizer/optimizer.hpp"
@@ -36,6 +38,15 @@ constexpr double kOuterSwapRatio = 4;
 /// hash join, and the rows joined so far its build side (a hash table over a few thousand rows probed by a large
 /// input, instead of a table over the large input probed by those few rows).
 constexpr double kProbeSwapRatio = 8;
+
+/// KESTREL_PROBE_SWAP=0 turns that off (benchmarks compare plans with and without it).
+bool probe_swap_enabled() {
+  static const bool on = [] {
+    const char* env = std::getenv("KESTREL_PROBE_SWAP");
+    return env == nullptr || std::string_view(env) != "0";
+  }();
+  return on;
+}
 
 bool is_region_join(const LogicalNode& n) {
   if (n.kind != NodeKind::kJoin) return false;
@@ -348,7 +359,7 @@ class JoinOrder {
       // A much larger input probes a hash table over the rows joined so far (an equality is needed to hash on).
       bool has_key = false;
       for (const auto& e : here) has_key |= e->kind == ExprKind::kFunction && e->function == ScalarFunction::kEqual;
-      if (has_key && leaves[leaf].rows > kProbeSwapRatio * joined_rows[k - 1]) {
+      if (has_key && probe_swap_enabled() && leaves[leaf].rows > kProbeSwapRatio * joined_rows[k - 1]) {
         const size_t input_width = input->output.size();
         for (auto& [column, p] : position) p = p < width ? p + input_width : p - width;
         for (auto& e : here) e = remap_columns(e, [&](size_t i) { return i < width ? i + input_width : i - width; });

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <string_view>
 #include <mutex>
 
 #include "common/check.hpp"
@@ -607,10 +609,17 @@ struct AggregateTableGpu::Impl {
 
 bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>& group_columns,
                                  const std::vector<AggregateSpec>& aggregates) {
-  if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys) || aggregates.empty()) {
+  // No aggregates (GROUP BY alone, DISTINCT, UNION): the table only finds the distinct keys.
+  if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys)) {
     return false;
   }
   const bool wide = group_columns.size() > 1 || std::any_of(aggregates.begin(), aggregates.end(), is_variance);
+  // KESTREL_GPU_WIDE_TABLE=0 leaves wide tables out (benchmarks compare with and without them).
+  static const bool wide_tables = [] {
+    const char* env = std::getenv("KESTREL_GPU_WIDE_TABLE");
+    return env == nullptr || std::string_view(env) != "0";
+  }();
+  if (wide && !wide_tables) return false;
   for (size_t key : group_columns) {
     const int key_width = integer_width(input.field(key).type);
     // One key: a 32- or 64-bit integer (the special slots); wide keys: any integer-like width.
