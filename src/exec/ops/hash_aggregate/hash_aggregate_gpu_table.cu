@@ -609,8 +609,7 @@ struct AggregateTableGpu::Impl {
 
 bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>& group_columns,
                                  const std::vector<AggregateSpec>& aggregates) {
-  // No aggregates (GROUP BY alone, DISTINCT, UNION): the table only finds the distinct keys.
-  if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys)) {
+  if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys) || aggregates.empty()) {
     return false;
   }
   const bool wide = group_columns.size() > 1 || std::any_of(aggregates.begin(), aggregates.end(), is_variance);

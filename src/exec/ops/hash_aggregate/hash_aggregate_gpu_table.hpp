@@ -29,7 +29,7 @@ class AggregateTableGpu {
  public:
   /// Whether one table runs this aggregation: one group column of INTEGER, BIGINT, DATE, TIMESTAMP or a DECIMAL of
   /// up to 18 digits, or two to eight group columns of those types, TINYINT or SMALLINT (wide keys, compared word by
-  /// word with their NULLs), and aggregates (none: the distinct keys alone), none DISTINCT, each count(*), count, sum or avg of an
+  /// word with their NULLs), and at least one aggregate, none DISTINCT, each count(*), count, sum or avg of an
   /// integer, a DECIMAL of up to 18 digits, REAL or DOUBLE, or min / max of an integer, DATE, TIMESTAMP or such a
   /// DECIMAL.
   static bool supports(const Schema& input, const std::vector<size_t>& group_columns,
