@@ -116,6 +116,19 @@ StatementPtr SqlParser::parse_set() {
   } else {
     match_keyword("session");
   }
+  if (match_keyword("time")) {
+    // PostgreSQL's SET TIME ZONE value sets time_zone; LOCAL and DEFAULT give it its default.
+    expect_keyword("zone", "after SET TIME");
+    statement->name = "time_zone";
+    if (at_keyword("local")) {
+      statement->value.position = advance().position;
+      statement->value.kind = OptionValue::Kind::kDefault;
+    } else {
+      statement->value = parse_option_value(false);
+    }
+    if (at_operator(",")) fail_at(peek(), "a setting takes one value");
+    return statement;
+  }
   statement->name = expect_name("a setting name after SET");
   while (match_operator(".")) statement->name += "." + expect_label("a name after '.'");
   if (!match_operator("=") && !match_keyword("to")) fail_expected("'=' or TO after the setting name");

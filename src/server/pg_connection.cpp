@@ -118,6 +118,8 @@ bool PgConnection::startup() {
         user_ = value;
       else if (name == "database")
         database_ = value;
+      else if (name == "TimeZone")
+        time_zone_ = value;
       else if (name.rfind("_pq_.", 0) == 0)
         unknown_options.push_back(name);
     }
@@ -134,6 +136,18 @@ bool PgConnection::startup() {
     }
     if (!authenticate()) return false;
     session_ = server_.backend().open_session(user_, ClientProtocol::kPostgres);
+    if (!time_zone_.empty()) {
+      // The client's TimeZone is the session zone (the time_zone setting); an unknown zone ends the connection.
+      std::string literal = "'";
+      for (char c : time_zone_) literal += c == '\'' ? std::string("''") : std::string(1, c);
+      try {
+        session_->execute("SET time_zone = " + literal + "'");
+      } catch (const std::exception&) {
+        send_error({"FATAL", "22023", "invalid value for parameter \"TimeZone\": \"" + time_zone_ + "\"", std::nullopt});
+        stream_.flush();
+        return false;
+      }
+    }
     set_receive_timeout(fd_, 0);
     send_startup_answer();
     return stream_.flush();
@@ -209,7 +223,8 @@ void PgConnection::fail_authentication(const std::string& reason) {
 void PgConnection::send_startup_answer() {
   stream_.queue(MessageBuilder('R').int32(0).finish());  // AuthenticationOk
   for (const auto& [name, value] : server_.parameters()) {
-    stream_.queue(MessageBuilder('S').cstring(name).cstring(value).finish());
+    const std::string& shown = name == "TimeZone" && !time_zone_.empty() ? time_zone_ : value;
+    stream_.queue(MessageBuilder('S').cstring(name).cstring(shown).finish());
   }
   stream_.queue(MessageBuilder('K').int32(static_cast<int32_t>(id_)).int32(secret_).finish());
   send_ready();

@@ -107,6 +107,7 @@ class PgConnection {
   std::unique_ptr<SqlSession> session_;
   std::string user_;
   std::string database_;
+  std::string time_zone_;  ///< the startup packet's TimeZone, if any
   /// 'I' idle, 'T' in a transaction block, 'E' in a failed one (what ReadyForQuery reports).
   char transaction_ = 'I';
   /// After an error in the extended protocol, messages up to the next Sync are skipped.

@@ -167,6 +167,10 @@ HttpResponse TrinoServer::post_statement(const HttpRequest& request, const std::
   if (!parse_session_header(session, query_request.session_properties)) {
     return HttpResponse::text(400, "malformed X-Trino-Session header: entries must be name=value\n");
   }
+  // The client's time zone is the query's session zone (the time_zone setting).
+  std::string zone = request.header("x-trino-time-zone");
+  if (zone.empty()) zone = request.header("x-presto-time-zone");
+  if (!zone.empty()) query_request.session_properties.emplace_back("time_zone", zone);
   // X-Trino-Catalog and X-Trino-Schema are accepted and ignored: Kestrel has one catalog of tables.
   auto query = std::make_shared<TrinoQuery>(next_query_id(), std::move(query_request));
   try {

@@ -199,8 +199,11 @@ def _message(kind: bytes, payload: bytes) -> bytes:
     return kind + struct.pack("!i", len(payload) + 4) + payload
 
 
-def _startup(user: str = "raw") -> bytes:
-    body = struct.pack("!i", 3 << 16) + b"user\0" + user.encode() + b"\0\0"
+def _startup(user: str = "raw", **parameters: str) -> bytes:
+    body = struct.pack("!i", 3 << 16) + b"user\0" + user.encode() + b"\0"
+    for name, value in parameters.items():
+        body += name.encode() + b"\0" + value.encode() + b"\0"
+    body += b"\0"
     return struct.pack("!i", len(body) + 4) + body
 
 
@@ -359,3 +362,32 @@ def test_sqlalchemy_psycopg_dialect(server):
             connection.execute(sqlalchemy.text("DROP TABLE alchemy_t"))
     finally:
         engine.dispose()
+
+
+def test_startup_time_zone_is_the_session_zone(server):
+    """A client's TimeZone startup parameter (JDBC sends one) sets the session zone and is reported back; an
+    unknown zone ends the connection with SQLSTATE 22023, as PostgreSQL does."""
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(_startup(TimeZone="Asia/Kolkata"))
+        messages = _read_messages(sock)
+        assert (b"S", b"TimeZone\0Asia/Kolkata\0") in messages
+        sock.sendall(_message(b"Q", b"SELECT current_timezone()\0"))
+        rows = [payload for kind, payload in _read_messages(sock) if kind == b"D"]
+        assert len(rows) == 1 and rows[0].endswith(b"Asia/Kolkata")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(_startup(TimeZone="Mars/Olympus_Mons"))
+        kind, payload = _read_messages(sock, until=b"E")[-1]
+        assert kind == b"E"
+        fields = _error_fields(payload)
+        assert fields["S"] == "FATAL" and fields["C"] == "22023" and "Mars/Olympus_Mons" in fields["M"]
+
+
+def test_set_time_zone_statement(conn):
+    with conn.cursor() as cur:
+        cur.execute("SET TIME ZONE 'America/New_York'")
+        cur.execute("SELECT current_timezone()")
+        assert cur.fetchone()[0] == "America/New_York"
+        cur.execute("SET TIME ZONE LOCAL")
+        cur.execute("SELECT current_timezone()")
+        assert cur.fetchone()[0] == "UTC"

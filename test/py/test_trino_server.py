@@ -229,6 +229,16 @@ def test_session_property_applies_to_its_statements_only(server):
     assert plain.fetchall() == [["parquet"]]
 
 
+def test_client_time_zone_is_the_session_zone(server):
+    """The client's X-Trino-Time-Zone sets the zone of its queries (the time_zone setting), and only of its own."""
+    zoned = trino.dbapi.connect(host="127.0.0.1", port=server["trino"], user="me", timezone="America/New_York").cursor()
+    zoned.execute("SELECT current_timezone()")
+    assert zoned.fetchall() == [["America/New_York"]]
+    plain = trino.dbapi.connect(host="127.0.0.1", port=server["trino"], user="me").cursor()
+    plain.execute("SELECT current_timezone()")
+    assert plain.fetchall() == [["UTC"]]
+
+
 def test_unknown_session_property(server):
     cursor = trino.dbapi.connect(host="127.0.0.1", port=server["trino"], user="me",
                                  session_properties={"no_such_setting": "1"}).cursor()
