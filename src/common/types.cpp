@@ -35,7 +35,10 @@ size_t LogicalType::physical_width() const {
     case TypeId::kTimestampTz: return 16;
     case TypeId::kVarchar:
     case TypeId::kVarbinary:
-    case TypeId::kJson: return 0;
+    case TypeId::kJson:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return 0;
   }
   return 0;
 }
@@ -73,6 +76,9 @@ std::string LogicalType::to_string() const {
     case TypeId::kVarchar: return "VARCHAR";
     case TypeId::kVarbinary: return "VARBINARY";
     case TypeId::kJson: return "JSON";
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return nested_to_string();
   }
   return "?";
 }

@@ -3,7 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace kestrel {
 
@@ -28,7 +31,15 @@ enum class TypeId : uint8_t {
   kVarbinary,  ///< int64 offsets (n + 1) and bytes (any bytes, not UTF-8); compared bytewise unsigned
   kJson,       ///< int64 offsets (n + 1) and canonical JSON text in UTF-8; equal values have equal bytes
   kTimestampTz,  ///< TimestampTz: UTC microseconds and a time zone key (16 bytes)
+  kArray,      ///< ARRAY(T): int64 offsets (n + 1) into one child column of T (Arrow's large list)
+  kMap,        ///< MAP(K, V): int64 offsets (n + 1) into one child ROW(key K, value V) column (Arrow's map)
+  kRow,        ///< ROW(name T, ...): one child column per field, no values buffer (Arrow's struct)
 };
+
+class LogicalType;
+
+/// A field of a ROW type: its name (empty for the anonymous fields of `ROW(1, 'a')`) and type.
+struct RowField;
 
 /// A span of time with the three independent parts SQL intervals need; 16 bytes, like Arrow's month-day-nano.
 struct Interval {
@@ -61,24 +72,49 @@ static_assert(sizeof(TimestampTz) == 16);
 inline constexpr int kMaxDecimalPrecision = 38;
 inline constexpr int kMaxInt64DecimalPrecision = 18;
 
-/// A logical type: an id plus precision and scale for DECIMAL.
+/// A logical type: an id plus precision and scale for DECIMAL, and the child types of ARRAY, MAP and ROW (shared,
+/// immutable; flat types carry none, so copying them copies no reference count).
 class LogicalType {
  public:
-  constexpr LogicalType() = default;
-  constexpr LogicalType(TypeId id) : id_(id) {}  // NOLINT: implicit on purpose, types read like ids
+  LogicalType() = default;
+  LogicalType(TypeId id) : id_(id) {}  // NOLINT: implicit on purpose, types read like ids
 
   /// DECIMAL(precision, scale); throws InvalidInput when out of range.
   static LogicalType decimal(int precision, int scale);
+  /// ARRAY(element).
+  static LogicalType array(LogicalType element);
+  /// MAP(key, value); its child column is ROW(key K, value V).
+  static LogicalType map(LogicalType key, LogicalType value);
+  /// ROW(fields...); throws InvalidInput for no fields or two fields of one (non-empty) name.
+  static LogicalType row(std::vector<RowField> fields);
 
   constexpr TypeId id() const { return id_; }
   constexpr int precision() const { return precision_; }
   constexpr int scale() const { return scale_; }
 
-  /// Bytes per value in the values buffer (VARCHAR, VARBINARY and JSON: 0, their layout is offsets + bytes).
+  /// Bytes per value in the values buffer (VARCHAR, VARBINARY and JSON: 0, their layout is offsets + bytes; nested
+  /// types: 0, their values live in child columns).
   size_t physical_width() const;
   bool is_integral() const;
   bool is_numeric() const;
-  bool is_fixed_width() const { return !is_variable_width() && id_ != TypeId::kNull; }
+  bool is_fixed_width() const { return !is_variable_width() && !is_nested() && id_ != TypeId::kNull; }
+  /// ARRAY, MAP and ROW: values in child columns. CPU only for now; GPU placement refuses them.
+  constexpr bool is_nested() const { return id_ == TypeId::kArray || id_ == TypeId::kMap || id_ == TypeId::kRow; }
+  /// Whether this type or one of its children is `id`.
+  bool contains(TypeId id) const;
+
+  /// ARRAY: the element type. MAP: ROW(key K, value V), the type of its child column.
+  const LogicalType& element_type() const;
+  /// MAP: the key and value types.
+  const LogicalType& key_type() const;
+  const LogicalType& value_type() const;
+  /// ROW: the fields; MAP: the two fields of its entry row; empty for other types.
+  const std::vector<RowField>& fields() const;
+  /// The child column types of the layout: ARRAY and MAP one (element_type()), ROW one per field, none otherwise.
+  size_t child_count() const;
+  const LogicalType& child(size_t i) const;
+  /// ROW: the index of field `name` (ASCII case-insensitive), or -1.
+  int field_index(std::string_view name) const;
   /// VARCHAR, VARBINARY and JSON: offsets + bytes. Code that moves, compares or hashes values by their bytes treats
   /// them alike (JSON holds canonical text, so equal documents have equal bytes); code that reads the bytes as text
   /// must check for VARCHAR.
@@ -88,17 +124,27 @@ class LogicalType {
   /// DECIMAL stored as int128 (precision above 18).
   bool is_wide_decimal() const { return id_ == TypeId::kDecimal && precision_ > kMaxInt64DecimalPrecision; }
 
-  /// SQL spelling: `DECIMAL(15,2)`, `VARCHAR`, `BIGINT`.
+  /// SQL spelling: `DECIMAL(15,2)`, `VARCHAR`, `BIGINT`, `ARRAY(INTEGER)`, `MAP(VARCHAR, BIGINT)`,
+  /// `ROW(a INTEGER, b VARCHAR)`.
   std::string to_string() const;
 
-  friend bool operator==(const LogicalType& a, const LogicalType& b) {
-    return a.id_ == b.id_ && a.precision_ == b.precision_ && a.scale_ == b.scale_;
-  }
+  /// Equal ids, decimal parameters and children (ROW field names included).
+  friend bool operator==(const LogicalType& a, const LogicalType& b);
 
  private:
+  struct Children;
+  std::string nested_to_string() const;
+
   TypeId id_ = TypeId::kNull;
   uint8_t precision_ = 0;
   uint8_t scale_ = 0;
+  std::shared_ptr<const Children> children_;  ///< nested types only
+};
+
+struct RowField {
+  std::string name;
+  LogicalType type;
+  friend bool operator==(const RowField&, const RowField&) = default;
 };
 
 /// Every storable type once, DECIMAL in both widths; tests iterate over it. VARBINARY and JSON are left out: they run

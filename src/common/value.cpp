@@ -124,12 +124,17 @@ std::string Value::to_string() const {
     case TypeId::kVarchar:
     case TypeId::kJson: return as_string();
     case TypeId::kVarbinary: return format_varbinary(as_string());
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return nested_to_string();
   }
   return "?";
 }
 
 bool operator==(const Value& a, const Value& b) {
-  return a.type_ == b.type_ && a.null_ == b.null_ && a.data_ == b.data_;
+  if (!(a.type_ == b.type_) || a.null_ != b.null_) return false;
+  if (!a.null_ && a.type_.is_nested()) return a.children() == b.children();
+  return a.data_ == b.data_;
 }
 
 std::string format_double(double v) {

@@ -137,15 +137,24 @@ void PlanBuilder::count_references(const plan::LogicalNode& node) {
 
 namespace {
 
-/// Whether `node` or a node below it outputs (or scans) a column of type `type` (VARBINARY, JSON).
+/// Whether `node` or a node below it outputs (or scans) a column of type `type` (VARBINARY, JSON; ARRAY stands for
+/// every nested type, and a nested type holding `type` counts).
 bool carries_type(const plan::LogicalNode& node, TypeId type) {
   auto has = [type](const std::vector<Field>& fields) {
-    return std::any_of(fields.begin(), fields.end(), [type](const Field& f) { return f.type.id() == type; });
+    return std::any_of(fields.begin(), fields.end(), [type](const Field& f) {
+      return type == TypeId::kArray ? f.type.is_nested() : f.type.contains(type);
+    });
   };
   if (has(node.output)) return true;
   if (node.kind == plan::NodeKind::kGet && has(node.as<plan::LogicalGet>().scan_fields())) return true;
   return std::any_of(node.children.begin(), node.children.end(),
                      [type](const plan::LogicalPtr& child) { return carries_type(*child, type); });
+}
+
+bool has_unnest(const plan::LogicalNode& node) {
+  if (node.kind == plan::NodeKind::kUnnest) return true;
+  return std::any_of(node.children.begin(), node.children.end(),
+                     [](const plan::LogicalPtr& child) { return has_unnest(*child); });
 }
 
 }  // namespace
@@ -163,6 +172,11 @@ std::shared_ptr<BatchCollector> PlanBuilder::build_result(const plan::LogicalPtr
   }
   if (gpu_placement() && carries_type(*root, TypeId::kTimestampTz)) {
     cpu_operators_.push_back("TIMESTAMP WITH TIME ZONE values");
+    cpu_only_ = true;
+  }
+  // Nor ARRAY, MAP or ROW values (nor UNNEST, which makes rows of them).
+  if (gpu_placement() && (carries_type(*root, TypeId::kArray) || has_unnest(*root))) {
+    cpu_operators_.push_back("ARRAY, MAP and ROW values");
     cpu_only_ = true;
   }
   count_references(*root);

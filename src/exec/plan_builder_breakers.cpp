@@ -1,5 +1,6 @@
 #include "exec/ops/hash_aggregate/hash_aggregate.hpp"
 #include "exec/ops/sort/sort.hpp"
+#include "exec/ops/unnest/unnest.hpp"
 #include "exec/ops/window/window.hpp"
 #include "exec/plan_builder.hpp"
 #if KESTREL_WITH_CUDA
@@ -17,6 +18,15 @@ PlanBuilder::Open PlanBuilder::build_breaker(const plan::LogicalPtr& node) {
     case plan::NodeKind::kJoin: return build_join(node->as<plan::LogicalJoin>());
     case plan::NodeKind::kSetOp: return build_set_op(node->as<plan::LogicalSetOp>());
     case plan::NodeKind::kWindow: return build_window(node->as<plan::LogicalWindow>());
+    case plan::NodeKind::kUnnest: {
+      // CPU only: the plan runs on the CPU as a whole (build_result).
+      const auto& unnest = node->as<plan::LogicalUnnest>();
+      note_cpu(*node);
+      Open open = build(node->children[0]);
+      open.operators.push_back(std::make_shared<UnnestCpu>(unnest.arrays, unnest.ordinality,
+                                                           std::make_shared<Schema>(unnest.output)));
+      return open;
+    }
     default: break;
   }
   throw NotImplemented(std::string("the operator for '") + node->label() + "' is not wired yet");

@@ -299,7 +299,7 @@ class Lexer {
   }
 
   void scan_operator(Token& token) {
-    static constexpr std::array<std::string_view, 7> kTwoChar = {"::", "<=", ">=", "<>", "!=", "||", "=>"};
+    static constexpr std::array<std::string_view, 8> kTwoChar = {"::", "<=", ">=", "<>", "!=", "||", "=>", "->"};
     token.type = TokenType::kOperator;
     for (std::string_view op : kTwoChar) {
       if (peek() == op[0] && peek(1) == op[1]) {

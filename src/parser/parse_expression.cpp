@@ -146,7 +146,8 @@ ExprPtr SqlParser::parse_prefix() {
     node->operand = std::move(operand);
     return node;
   }
-  return parse_primary();
+  if (at_lambda()) return parse_lambda();
+  return parse_postfix(parse_primary());
 }
 
 ExprPtr SqlParser::parse_infix(ExprPtr left, int precedence) {

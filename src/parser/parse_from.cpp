@@ -132,6 +132,11 @@ TableRefPtr SqlParser::parse_table_function(QualifiedName name) {
     } while (match_operator(","));
   }
   expect_operator(")", "after the table function's arguments");
+  if (function->name == "unnest" && at_keyword("with") && at_keyword("ordinality", 1)) {
+    advance();
+    advance();
+    function->ordinality = true;
+  }
   return function;
 }
 

@@ -77,6 +77,15 @@ ExprPtr SqlParser::parse_word_form() {
     advance();
     return make_literal(token.position, LiteralKind::kBoolean, word);
   }
+  if (word == "array" && at_operator("[", 1)) {
+    advance();
+    auto node = make_node<FunctionCall>(token.position);
+    node->operator_position = advance().position;  // [
+    node->name = kArrayConstructorName;
+    if (!at_operator("]")) node->args = parse_expr_list();
+    expect_operator("]", "to close ARRAY[");
+    return node;
+  }
   if (word == "case") return parse_case();
   if (word == "cast" || word == "try_cast") return parse_cast();
   if (word == "extract") return parse_extract();
@@ -99,6 +108,62 @@ ExprPtr SqlParser::parse_word_form() {
     fail_at(token, "expected an expression, found " + describe(token) + " (put a sub-query in parentheses)");
   }
   fail_expected("an expression");
+}
+
+bool SqlParser::at_lambda() const {
+  if (peek().type == TokenType::kWord && !peek().reserved) return at_operator("->", 1);
+  if (!at_operator("(")) return false;
+  size_t i = 1;
+  while (true) {
+    if (peek(i).type != TokenType::kWord || peek(i).reserved) return false;
+    if (at_operator(")", i + 1)) return at_operator("->", i + 2);
+    if (!at_operator(",", i + 1)) return false;
+    i += 2;
+  }
+}
+
+ExprPtr SqlParser::parse_lambda() {
+  auto node = make_node<FunctionCall>(peek().position);
+  node->name = kLambdaName;
+  auto parameter = [&] {
+    auto ref = make_node<ColumnRef>(peek().position);
+    ref->names.push_back(advance().text);
+    node->args.push_back(std::move(ref));
+  };
+  if (match_operator("(")) {
+    do parameter();
+    while (match_operator(","));
+    expect_operator(")", "after the lambda's parameters");
+  } else {
+    parameter();
+  }
+  node->operator_position = expect_operator("->", "after the lambda's parameters").position;
+  node->args.push_back(parse_expr());
+  return node;
+}
+
+ExprPtr SqlParser::parse_postfix(ExprPtr base) {
+  while (true) {
+    if (at_operator("[")) {
+      auto node = make_node<FunctionCall>(base->position);
+      node->operator_position = advance().position;
+      node->name = kSubscriptName;
+      node->args.push_back(std::move(base));
+      node->args.push_back(parse_expr());
+      expect_operator("]", "to close the subscript");
+      base = std::move(node);
+    } else if (at_operator(".") && (peek(1).type == TokenType::kWord || peek(1).type == TokenType::kQuotedIdentifier)) {
+      auto node = make_node<FunctionCall>(base->position);
+      node->operator_position = advance().position;
+      node->name = kFieldName;
+      const Token& field = advance();
+      node->args.push_back(std::move(base));
+      node->args.push_back(make_literal(field.position, LiteralKind::kString, field.text));
+      base = std::move(node);
+    } else {
+      return base;
+    }
+  }
 }
 
 ExprPtr SqlParser::parse_parenthesized() {

@@ -44,9 +44,63 @@ std::optional<LogicalType> simple_type(std::string_view name) {
 
 }  // namespace
 
-TypeName SqlParser::parse_type() {
+TypeName SqlParser::parse_nested_type() {
   TypeName type;
+  const Token& first = advance();
+  type.position = first.position;
+  const std::string word = upper(first.text);
+  const bool angle = at_operator("<");
+  const std::string close = angle ? ">" : ")";
+  const Token& open = advance();
+  auto child = [&](const char* what) {
+    TypeName t = parse_type();
+    if (!t.type) throw SyntaxError("unknown type " + t.to_string() + " as " + what + " of " + word, t.position);
+    return *t.type;
+  };
+  auto expect_close = [&] {
+    if (!at_operator(close)) {
+      fail_expected("'" + close + "' to close " + word + " opened at " + std::to_string(open.position.line) + ":" +
+                    std::to_string(open.position.column));
+    }
+    advance();
+  };
+  if (word == "ARRAY") {
+    type.type = LogicalType::array(child("the element type"));
+  } else if (word == "MAP") {
+    LogicalType key = child("the key type");
+    expect_operator(",", "between the key and value types of MAP");
+    type.type = LogicalType::map(std::move(key), child("the value type"));
+  } else {
+    std::vector<RowField> fields;
+    do {
+      RowField field;
+      // `name type` or, for an anonymous field, only `type`: a name is a word followed by another word.
+      const Token& t = peek();
+      const bool named = (t.type == TokenType::kWord || t.type == TokenType::kQuotedIdentifier) &&
+                         (peek(1).type == TokenType::kWord || peek(1).type == TokenType::kQuotedIdentifier);
+      if (named) field.name = advance().text;
+      field.type = child("a field type");
+      for (const RowField& f : fields) {
+        if (!field.name.empty() && upper(f.name) == upper(field.name)) {
+          fail_at(t, "ROW field name '" + field.name + "' is given twice");
+        }
+      }
+      fields.push_back(std::move(field));
+    } while (match_operator(","));
+    type.type = LogicalType::row(std::move(fields));
+  }
+  expect_close();
+  type.name = type.type->to_string();
+  return type;
+}
+
+TypeName SqlParser::parse_type() {
   const Token& first = peek();
+  if (first.type == TokenType::kWord && (first.text == "array" || first.text == "map" || first.text == "row") &&
+      (at_operator("(", 1) || at_operator("<", 1))) {
+    return parse_nested_type();
+  }
+  TypeName type;
   type.position = first.position;
   if (first.type == TokenType::kQuotedIdentifier) {
     type.name = advance().text;

@@ -56,6 +56,37 @@ void SqlPrinter::print(const TypeName& type) {
 }
 
 void SqlPrinter::print_call(const FunctionCall& call) {
+  // The nested-value forms the parser writes as internal calls (parse_primary.cpp) print as written.
+  if (call.name == kArrayConstructorName) {
+    out_ += "ARRAY[";
+    print_list(call.args);
+    out_ += ']';
+    return;
+  }
+  if (call.name == kSubscriptName && call.args.size() == 2) {
+    out_ += '(';
+    print(*call.args[0]);
+    out_ += ")[";
+    print(*call.args[1]);
+    out_ += ']';
+    return;
+  }
+  if (call.name == kFieldName && call.args.size() == 2 && call.args[1]->is<Literal>()) {
+    out_ += '(';
+    print(*call.args[0]);
+    out_ += ")." + quote_identifier(call.args[1]->as<Literal>().text);
+    return;
+  }
+  if (call.name == kLambdaName && !call.args.empty()) {
+    out_ += '(';
+    for (size_t i = 0; i + 1 < call.args.size(); ++i) {
+      if (i > 0) out_ += ", ";
+      print(*call.args[i]);
+    }
+    out_ += ") -> ";
+    print(*call.args.back());
+    return;
+  }
   if (!call.schema.empty()) out_ += quote_identifier(call.schema) + ".";
   out_ += quote_identifier(call.name);
   out_ += '(';

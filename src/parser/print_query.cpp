@@ -155,6 +155,7 @@ void SqlPrinter::print(const TableRef& table) {
         print(*function.named_args[i].value);
       }
       out_ += ')';
+      if (function.ordinality) out_ += " WITH ORDINALITY";
       break;
     }
     case TableRefKind::kJoin:

@@ -161,6 +161,13 @@ class SqlParser {
   ast::ExprPtr parse_typed_literal();
   ast::QueryPtr parse_parenthesized_query(std::string_view context);
   ast::TypeName parse_type();
+  /// `x -> body` or `(x, y) -> body` ahead (lambda arguments of transform, filter, reduce).
+  bool at_lambda() const;
+  ast::ExprPtr parse_lambda();
+  /// Subscripts `x[i]` and field references `(x).f` after a primary expression.
+  ast::ExprPtr parse_postfix(ast::ExprPtr base);
+  /// ARRAY(T) / ARRAY<T>, MAP(K, V) / MAP<K, V>, ROW(name T, ...) (parse_type.cpp).
+  ast::TypeName parse_nested_type();
   bool at_type_literal() const;
 
   std::string_view sql_;

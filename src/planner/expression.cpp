@@ -179,6 +179,30 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kTzWithLocal: return "with_local_timestamp";
     case ScalarFunction::kTzWithInstant: return "with_utc_timestamp";
     case ScalarFunction::kFromIso8601Timestamp: return "from_iso8601_timestamp";
+    case ScalarFunction::kArrayConstructor: return "array";
+    case ScalarFunction::kRowConstructor: return "row";
+    case ScalarFunction::kMapFromArrays: return "map";
+    case ScalarFunction::kSubscript: return "subscript";
+    case ScalarFunction::kElementAt: return "element_at";
+    case ScalarFunction::kRowField: return "field";
+    case ScalarFunction::kCardinality: return "cardinality";
+    case ScalarFunction::kContains: return "contains";
+    case ScalarFunction::kArrayJoin: return "array_join";
+    case ScalarFunction::kArrayDistinct: return "array_distinct";
+    case ScalarFunction::kArraySort: return "array_sort";
+    case ScalarFunction::kArrayPosition: return "array_position";
+    case ScalarFunction::kArrayMax: return "array_max";
+    case ScalarFunction::kArrayMin: return "array_min";
+    case ScalarFunction::kSlice: return "slice";
+    case ScalarFunction::kArrayConcat: return "concat";
+    case ScalarFunction::kSequence: return "sequence";
+    case ScalarFunction::kMapKeys: return "map_keys";
+    case ScalarFunction::kMapValues: return "map_values";
+    case ScalarFunction::kMapFromEntries: return "map_from_entries";
+    case ScalarFunction::kSplit: return "split";
+    case ScalarFunction::kTransform: return "transform";
+    case ScalarFunction::kFilter: return "filter";
+    case ScalarFunction::kReduce: return "reduce";
   }
   return "?";
 }
@@ -263,6 +287,8 @@ std::string Expr::to_string() const {
     case ExprKind::kIsNotNull: return "(" + children[0]->to_string() + " IS NOT NULL)";
     case ExprKind::kInList: return "(" + children[0]->to_string() + " IN (" + join_children(*this, ", ", 1) + "))";
     case ExprKind::kSubquery: return "(scalar subquery)";
+    case ExprKind::kLambda: return "(" + name + ") -> " + children[0]->to_string();
+    case ExprKind::kLambdaParam: return name;
   }
   return "?";
 }

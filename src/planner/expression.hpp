@@ -154,6 +154,29 @@ enum class ScalarFunction : uint16_t {
   kTzWithLocal,           ///< (TIMESTAMP wall clock, TZ z) -> TZ in z's zone at that wall-clock time
   kTzWithInstant,         ///< (TIMESTAMP UTC instant, TZ z) -> TZ in z's zone at that instant
   kFromIso8601Timestamp,  ///< (VARCHAR ISO 8601, VARCHAR zone when the text has no offset) -> TZ
+  // ARRAY, MAP and ROW (CPU only; exec/expr/array_funcs.cpp and its neighbours).
+  kArrayConstructor,      ///< ARRAY[a, b, ...] -> ARRAY(T) of the arguments' common type
+  kRowConstructor,        ///< ROW(a, b, ...) -> ROW of the arguments' types (anonymous fields)
+  kMapFromArrays,         ///< map(ARRAY(K) keys, ARRAY(V) values) -> MAP(K, V); map() is the empty map
+  kSubscript,             ///< a[i] (1-based; out of range an error) and m[k] (a missing key an error)
+  kElementAt,             ///< element_at(a, i) (negative from the end) / element_at(m, k): NULL when absent
+  kRowField,              ///< (row, constant INTEGER field index, 0-based) -> the field; r.name and r[1]
+  kCardinality,           ///< ARRAY or MAP -> BIGINT
+  kContains,              ///< contains(ARRAY(T), T) -> BOOLEAN (NULL when absent and an element is NULL)
+  kArrayJoin,             ///< array_join(ARRAY(T), VARCHAR delimiter[, VARCHAR null_replacement]) -> VARCHAR
+  kArrayDistinct,         ///< ARRAY(T) -> ARRAY(T) without repeated elements, first occurrences in order
+  kArraySort,             ///< ARRAY(T) -> ARRAY(T) ascending, NULLs last
+  kArrayPosition,         ///< array_position(ARRAY(T), T) -> BIGINT 1-based index of the first match, 0 if none
+  kArrayMax, kArrayMin,   ///< ARRAY(T) -> T; NULL when empty or an element is NULL
+  kSlice,                 ///< slice(ARRAY(T), BIGINT start (negative from the end), BIGINT length) -> ARRAY(T)
+  kArrayConcat,           ///< concat / || of arrays (and of an array and an element) -> ARRAY(T)
+  kSequence,              ///< sequence(start, stop[, step]) over BIGINT or DATE (step INTERVAL) -> ARRAY
+  kMapKeys, kMapValues,   ///< MAP(K, V) -> ARRAY(K) / ARRAY(V)
+  kMapFromEntries,        ///< ARRAY(ROW(K, V)) -> MAP(K, V)
+  kSplit,                 ///< split(VARCHAR, VARCHAR delimiter[, BIGINT limit]) -> ARRAY(VARCHAR)
+  kTransform,             ///< transform(ARRAY(T), lambda x -> U) -> ARRAY(U)
+  kFilter,                ///< filter(ARRAY(T), lambda x -> BOOLEAN) -> ARRAY(T)
+  kReduce,                ///< reduce(ARRAY(T), S initial, lambda (s, x) -> S, lambda s -> R) -> R
 };
 
 /// False for functions whose value is not determined by their arguments (random): they are never folded into a
@@ -177,6 +200,11 @@ enum class ExprKind : uint8_t {
   kIsNotNull,
   kInList,     ///< children[0] IN (children[1..]); SQL NULL semantics (NULL when no match and a NULL is in the list)
   kSubquery,   ///< an uncorrelated scalar sub-query `subquery`: run once before the query, then a constant
+  /// A lambda argument of transform, filter or reduce: children[0] is the body, `column_index` the number of
+  /// parameters and `name` their names; the body reads them as kLambdaParam and the input columns as usual.
+  kLambda,
+  /// Parameter slot `column_index` of the enclosing lambdas (numbered from the outermost lambda's first).
+  kLambdaParam,
 };
 
 struct LogicalNode;

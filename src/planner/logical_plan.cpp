@@ -46,6 +46,8 @@ const char* aggregate_function_name(AggregateFunction f) {
     case AggregateFunction::kPercentileCont: return "percentile_cont";
     case AggregateFunction::kPercentileDisc: return "percentile_disc";
     case AggregateFunction::kChecksum: return "checksum";
+    case AggregateFunction::kArrayAgg: return "array_agg";
+    case AggregateFunction::kMapAgg: return "map_agg";
   }
   return "?";
 }
@@ -195,6 +197,12 @@ std::string LogicalWindow::label() const {
   return out;
 }
 
+std::string LogicalUnnest::label() const {
+  std::string out = "Unnest";
+  for (size_t i = 0; i < arrays.size(); ++i) out += (i ? ", " : " ") + arrays[i]->to_string();
+  return out + (ordinality ? " WITH ORDINALITY" : "");
+}
+
 std::string explain_logical(const LogicalNode& root) {
   std::string out;
   explain_into(root, 0, out);
@@ -248,6 +256,9 @@ void for_each_expression(LogicalNode& node, const std::function<void(ExprPtr&)>&
         for (auto& k : call.order) visit(k.expr);
       }
       break;
+    case NodeKind::kUnnest:
+      for (auto& e : node.as<LogicalUnnest>().arrays) visit(e);
+      break;
     case NodeKind::kLimit:
     case NodeKind::kSetOp: break;
   }
@@ -271,6 +282,7 @@ LogicalPtr copy_node(const LogicalNode& node) {
     case NodeKind::kLimit: return std::make_shared<LogicalLimit>(node.as<LogicalLimit>());
     case NodeKind::kSetOp: return std::make_shared<LogicalSetOp>(node.as<LogicalSetOp>());
     case NodeKind::kWindow: return std::make_shared<LogicalWindow>(node.as<LogicalWindow>());
+    case NodeKind::kUnnest: return std::make_shared<LogicalUnnest>(node.as<LogicalUnnest>());
   }
   return nullptr;
 }

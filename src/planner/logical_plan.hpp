@@ -25,6 +25,7 @@ enum class NodeKind : uint8_t {
   kLimit,      ///< LIMIT/OFFSET; with a Sort child the physical planner may make a top-N
   kSetOp,      ///< UNION [ALL], INTERSECT [ALL], EXCEPT [ALL]
   kWindow,     ///< window functions: the input columns, then one column per call
+  kUnnest,     ///< UNNEST of arrays and maps per input row: the input columns, then the elements' columns
 };
 
 struct LogicalNode;
@@ -98,6 +99,9 @@ enum class AggregateFunction : uint8_t {
   kMaxBy, kMinBy, kStringAgg, kPercentileCont, kPercentileDisc, kChecksum,
   // CPU only as well: skewness and kurtosis of DOUBLE, entropy of BIGINT counts, bitwise aggregates of BIGINT.
   kSkewness, kKurtosis, kEntropy, kBitwiseAndAgg, kBitwiseOrAgg, kBitwiseXorAgg,
+  // CPU only: array_agg (every argument, NULLs included, in `order`) -> ARRAY; map_agg over ROW(key, value)
+  // arguments -> MAP (NULL keys skipped, the first value of a repeated key kept).
+  kArrayAgg, kMapAgg,
 };
 const char* aggregate_function_name(AggregateFunction f);
 
@@ -197,6 +201,17 @@ struct WindowCall {
 struct LogicalWindow final : LogicalNode {
   LogicalWindow() : LogicalNode(NodeKind::kWindow) {}
   std::vector<WindowCall> calls;
+  std::string label() const override;
+};
+
+/// UNNEST(a, ...) [WITH ORDINALITY] per row of its child (CROSS JOIN UNNEST and UNNEST in FROM): output = the
+/// child's columns, then per ARRAY expression its element column and per MAP expression its key and value
+/// columns, then the BIGINT ordinality (from 1). A row gives as many rows as its longest array (shorter ones padded
+/// with NULLs); a row whose arrays are all empty or NULL gives none. CPU only.
+struct LogicalUnnest final : LogicalNode {
+  LogicalUnnest() : LogicalNode(NodeKind::kUnnest) {}
+  std::vector<ExprPtr> arrays;
+  bool ordinality = false;
   std::string label() const override;
 };
 

@@ -40,10 +40,45 @@ nb::object timestamp_object(int64_t micros) {
                                                    static_cast<int>(rest / 60 % 60), static_cast<int>(rest % 60), us));
 }
 
+nb::object value_object(const Column& column, size_t row, const Converters& py);
+
+/// Value `row` of `column` (host) as a Python object, None when NULL.
+nb::object nullable_object(const Column& column, size_t row, const Converters& py) {
+  return column.is_valid(row) ? value_object(column, row, py) : nb::none();
+}
+
+/// ARRAY as a list, MAP as a dict, ROW as a tuple.
+nb::object nested_object(const Column& column, size_t row, const Converters& py) {
+  const LogicalType& type = column.type();
+  if (type.id() == TypeId::kRow) {
+    nb::object tuple = steal_or_raise(PyTuple_New(static_cast<Py_ssize_t>(column.children().size())));
+    for (size_t f = 0; f < column.children().size(); ++f) {
+      PyTuple_SET_ITEM(tuple.ptr(), static_cast<Py_ssize_t>(f), nullable_object(*column.child(f), row, py).release().ptr());
+    }
+    return tuple;
+  }
+  const int64_t* off = column.list_offsets();
+  const Column& child = *column.child(0);
+  if (type.id() == TypeId::kMap) {
+    nb::dict out;
+    for (int64_t i = off[row]; i < off[row + 1]; ++i) {
+      const auto e = static_cast<size_t>(i);
+      out[nullable_object(*child.child(0), e, py)] = nullable_object(*child.child(1), e, py);
+    }
+    return out;
+  }
+  nb::list out;
+  for (int64_t i = off[row]; i < off[row + 1]; ++i) out.append(nullable_object(child, static_cast<size_t>(i), py));
+  return out;
+}
+
 /// Value `row` of `column` (host, valid) as a Python object.
 nb::object value_object(const Column& column, size_t row, const Converters& py) {
   const LogicalType& type = column.type();
   switch (type.id()) {
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return nested_object(column, row, py);
     case TypeId::kNull: return nb::none();
     case TypeId::kBoolean: return nb::bool_(column.data<uint8_t>()[row] != 0);
     case TypeId::kTinyInt: return steal_or_raise(PyLong_FromLong(column.data<int8_t>()[row]));

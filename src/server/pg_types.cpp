@@ -1,14 +1,59 @@
 #include "server/pg_types.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "common/binary_encoding.hpp"
 #include "common/time_zone.hpp"
 
 namespace kestrel::server::pg {
 
+namespace {
+
+/// The OID of PostgreSQL's array of a flat element type; nullopt where PostgreSQL has none (such arrays go as
+/// text).
+std::optional<int32_t> array_oid(const LogicalType& element) {
+  switch (element.id()) {
+    case TypeId::kBoolean: return 1000;
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt: return 1005;
+    case TypeId::kInteger: return 1007;
+    case TypeId::kBigInt: return 1016;
+    case TypeId::kReal: return 1021;
+    case TypeId::kDouble: return 1022;
+    case TypeId::kDecimal: return 1231;
+    case TypeId::kDate: return 1182;
+    case TypeId::kTimestamp: return 1115;
+    case TypeId::kVarchar: return 1015;
+    default: return std::nullopt;
+  }
+}
+
+/// An array element in PostgreSQL's array text: NULL bare, other text double-quoted where it would not read back.
+std::string array_element_text(const Value& v) {
+  if (v.is_null()) return "NULL";
+  std::string text = pg_text(v);
+  bool quote = text.empty() || text == "NULL" || text == "null";
+  for (char c : text) quote = quote || c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || c == ' ';
+  if (!quote) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
 PgColumnType pg_column_type(const LogicalType& type) {
   switch (type.id()) {
+    case TypeId::kArray:
+      // Arrays of flat values as PostgreSQL arrays (clients decode them into lists); other nested values as text.
+      if (auto oid = array_oid(type.element_type())) return {static_cast<TypeOid>(*oid), -1, -1};
+      return {TypeOid::kText, -1, -1};
+    case TypeId::kMap:
+    case TypeId::kRow: return {TypeOid::kText, -1, -1};
     case TypeId::kBoolean: return {TypeOid::kBool, 1, -1};
     case TypeId::kTinyInt:  // PostgreSQL has no one-byte integer; int2 holds every value
     case TypeId::kSmallInt: return {TypeOid::kInt2, 2, -1};
@@ -59,6 +104,15 @@ std::string pg_text(const Value& value, int32_t session_zone) {
       std::string text = "\\x";
       append_hex(text, value.as_string(), false);
       return text;
+    }
+    case TypeId::kArray: {
+      if (!array_oid(value.type().element_type())) return value.to_string();
+      std::string text = "{";
+      for (size_t i = 0; i < value.children().size(); ++i) {
+        if (i > 0) text += ',';
+        text += array_element_text(value.children()[i]);
+      }
+      return text + "}";
     }
     default: return value.to_string();
   }

@@ -130,12 +130,19 @@ std::string trino_type_name(const TrinoColumn& column) {
       return "varbinary";
     case TypeId::kJson:
       return "json";
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      return trino_nested_type_name(type);
   }
   return "varchar";
 }
 
 nlohmann::json trino_column_json(const TrinoColumn& column) {
   std::string name = trino_type_name(column);
+  if (column.type.is_nested()) {
+    return {{"name", column.name}, {"type", name}, {"typeSignature", trino_nested_signature(column.type)}};
+  }
   nlohmann::json arguments = nlohmann::json::array();
   std::string raw = name;
   if (column.type.id() == TypeId::kDecimal) {
@@ -195,6 +202,10 @@ nlohmann::json trino_value(const Value& value, const TrinoColumn& column) {
     case TypeId::kDate:
     case TypeId::kTimestampTz:  // 2020-03-08 01:30:00.000 America/Los_Angeles
       return value.to_string();
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      return trino_nested_value(value);
   }
   return value.to_string();
 }

@@ -38,6 +38,14 @@ nlohmann::json trino_column_json(const TrinoColumn& column);
 /// as in Trino.
 nlohmann::json trino_value(const Value& value, const TrinoColumn& column);
 
+/// ARRAY, MAP and ROW for Trino clients (trino_nested_types.cpp): the type text ("array(integer)",
+/// "map(varchar, bigint)", "row(x integer, y varchar)"), the typeSignature, and the values (arrays as JSON arrays,
+/// maps as JSON objects keyed by the keys' text, rows as JSON arrays of their fields). Intervals inside them go as
+/// text.
+std::string trino_nested_type_name(const LogicalType& type);
+nlohmann::json trino_nested_signature(const LogicalType& type);
+nlohmann::json trino_nested_value(const Value& value);
+
 /// A timestamp as Trino's `timestamp(6)` text: `YYYY-MM-DD HH:MM:SS.ffffff`.
 std::string trino_timestamp_text(int64_t micros);
 

@@ -143,6 +143,49 @@ BufferPtr instants(const Column& column) {
   return buffer;
 }
 
+void export_column(const Field& field, ColumnPtr column, ArrowArray* out);
+
+/// The fields of a nested type's children as Arrow names them: `item` of a list, `entries` of a map (a struct of
+/// `key`, never NULL, and `value`), a struct's field names (`f<i>` for an anonymous field).
+std::vector<Field> child_fields(const LogicalType& type) {
+  std::vector<Field> out;
+  if (type.id() == TypeId::kArray) {
+    out.push_back(Field{"item", type.element_type(), true});
+  } else if (type.id() == TypeId::kMap) {
+    out.push_back(Field{"entries", type.element_type(), false});
+  } else if (type.id() == TypeId::kRow) {
+    for (size_t i = 0; i < type.fields().size(); ++i) {
+      const RowField& f = type.fields()[i];
+      out.push_back(Field{f.name.empty() ? "f" + std::to_string(i) : f.name, f.type, true});
+    }
+  }
+  return out;
+}
+
+/// ARRAY (large list: int64 offsets), MAP (int32 offsets, as Arrow's map has) and ROW (struct) columns.
+void export_nested(const Field& field, const ColumnPtr& column, ArrayData* data) {
+  const LogicalType& type = field.type;
+  if (type.id() == TypeId::kMap) {
+    const int64_t* in = column->list_offsets();
+    if (in[column->length()] > std::numeric_limits<int32_t>::max()) {
+      throw InvalidInput("a MAP column with more than 2^31 entries does not fit Arrow's map offsets");
+    }
+    auto offsets = host_buffer((column->length() + 1) * sizeof(int32_t));
+    for (size_t i = 0; i <= column->length(); ++i) offsets->as<int32_t>()[i] = static_cast<int32_t>(in[i]);
+    data->made.push_back(offsets);
+    data->buffers.push_back(offsets->data());
+  } else if (type.id() == TypeId::kArray) {
+    data->buffers.push_back(column->offsets()->data());
+  }
+  const std::vector<Field> fields = child_fields(type);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto* child = new ArrowArray();
+    child->release = nullptr;
+    data->children.push_back(child);
+    export_column(fields[i], column->child(i), child);
+  }
+}
+
 void export_column(const Field& field, ColumnPtr column, ArrowArray* out) {
   KESTREL_CHECK_MSG(!column->on_device(), "Arrow export of a device column");
   auto data = std::make_unique<ArrayData>();
@@ -156,6 +199,12 @@ void export_column(const Field& field, ColumnPtr column, ArrowArray* out) {
   // Kestrel's null_count is exact, but a consumer that computes it from the bitmap (-1) cannot be misled.
   const int64_t null_count = column->validity() ? -1 : 0;
   data->buffers.push_back(column->validity() ? column->validity()->data() : nullptr);
+  if (field.type.is_nested()) {
+    export_nested(field, column, data.get());
+    data->columns.push_back(std::move(column));
+    fill_array(out, data.release(), length, null_count);
+    return;
+  }
   switch (field.type.id()) {
     case TypeId::kBoolean: data->made.push_back(boolean_bits(*column)); break;
     case TypeId::kInterval: data->made.push_back(month_day_nano(*column)); break;
@@ -245,11 +294,34 @@ std::string export_format(const LogicalType& type) {
     case TypeId::kVarchar:
     case TypeId::kJson: return "U";  // JSON text goes out as a string
     case TypeId::kVarbinary: return "Z";
+    case TypeId::kArray: return "+L";
+    case TypeId::kMap: return "+m";
+    case TypeId::kRow: return "+s";
   }
   throw InternalError("Arrow export of type " + type.to_string());
 }
 
+namespace {
+
+/// The schema of `field`, its children's schemas included.
+ArrowSchema* field_schema(const Field& field) {
+  std::vector<ArrowSchema*> children;
+  for (const Field& child : child_fields(field.type)) children.push_back(field_schema(child));
+  auto* schema = new ArrowSchema();
+  fill_schema(schema, export_format(field.type), field.name, field.nullable, std::move(children));
+  return schema;
+}
+
+}  // namespace
+
 bool exported_without_copy(const LogicalType& type) {
+  if (type.is_nested()) {
+    if (type.id() == TypeId::kMap) return false;  // its offsets are narrowed to int32
+    for (size_t i = 0; i < type.child_count(); ++i) {
+      if (!exported_without_copy(type.child(i))) return false;
+    }
+    return true;
+  }
   return type.id() != TypeId::kBoolean && type.id() != TypeId::kInterval && type.id() != TypeId::kTimestampTz;
 }
 
@@ -257,11 +329,7 @@ void export_schema(const Schema& schema, ArrowSchema* out) {
   std::vector<ArrowSchema*> children;
   children.reserve(schema.size());
   try {
-    for (const Field& field : schema.fields()) {
-      auto* child = new ArrowSchema();
-      children.push_back(child);
-      fill_schema(child, export_format(field.type), field.name, field.nullable, {});
-    }
+    for (const Field& field : schema.fields()) children.push_back(field_schema(field));
   } catch (...) {
     for (ArrowSchema* child : children) {
       release_schema(child);

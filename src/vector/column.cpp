@@ -5,6 +5,7 @@
 #include "common/bit_util.hpp"
 #include "common/check.hpp"
 #include "gpu/copy.hpp"
+#include "vector/nested_column.hpp"
 
 namespace kestrel {
 
@@ -59,6 +60,34 @@ ColumnPtr Column::retyped(const ColumnPtr& column, LogicalType type) {
                       column->values_, column->offsets_, std::move(dictionary));
 }
 
+ColumnPtr Column::make_list(LogicalType type, size_t length, BufferPtr offsets, BufferPtr validity,
+                            size_t null_count, ColumnPtr child) {
+  KESTREL_CHECK(type.id() == TypeId::kArray || type.id() == TypeId::kMap);
+  KESTREL_CHECK(child != nullptr && child->type() == type.element_type());
+  ColumnPtr column = from_buffers(std::move(type), ColumnEncoding::kPlain, length, null_count, std::move(validity),
+                                  nullptr, std::move(offsets), nullptr);
+  column->children_.push_back(std::move(child));
+  return column;
+}
+
+ColumnPtr Column::make_row(LogicalType type, size_t length, BufferPtr validity, size_t null_count,
+                           std::vector<ColumnPtr> children) {
+  KESTREL_CHECK(type.id() == TypeId::kRow);
+  KESTREL_CHECK_EQ(children.size(), type.fields().size());
+  for (size_t i = 0; i < children.size(); ++i) {
+    KESTREL_CHECK(children[i]->type() == type.child(i) && children[i]->length() == length);
+  }
+  ColumnPtr column = from_buffers(std::move(type), ColumnEncoding::kPlain, length, null_count, std::move(validity),
+                                  nullptr, nullptr, nullptr);
+  column->children_ = std::move(children);
+  return column;
+}
+
+const Column& Column::nested_keys() const {
+  std::call_once(nested_keys_once_, [this] { nested_keys_ = encode_nested_keys(*this); });
+  return *nested_keys_;
+}
+
 ColumnPtr Column::from_buffers(LogicalType type, ColumnEncoding encoding, size_t length, size_t null_count,
                                BufferPtr validity, BufferPtr values, BufferPtr offsets, ColumnPtr dictionary) {
   ColumnPtr column(new Column());
@@ -101,6 +130,7 @@ std::string_view Column::string_at(size_t row) const {
 Value Column::value_at(size_t row) const {
   require_host(*this, "Column::value_at");
   if (!is_valid(row)) return Value::null(type_);
+  if (type_.is_nested()) return nested_value_at(*this, row);
   if (type_.id() == TypeId::kVarchar) return Value::varchar(std::string(string_at(row)));
   if (type_.id() == TypeId::kVarbinary) return Value::varbinary(std::string(string_at(row)));
   if (type_.id() == TypeId::kJson) return Value::json(std::string(string_at(row)));
@@ -139,6 +169,7 @@ size_t Column::byte_size() const {
     if (*b) n += (*b)->size();
   }
   if (dictionary_) n += dictionary_->byte_size();
+  for (const ColumnPtr& c : children_) n += c->byte_size();
   return n;
 }
 
@@ -190,6 +221,7 @@ ColumnPtr Column::from_values(LogicalType type, const std::vector<Value>& values
                                                            << type.to_string());
     }
   }
+  if (type.is_nested()) return nested_from_values(type, values, mr);
   ColumnPtr column;
   if (type.is_variable_width()) {
     size_t bytes = 0;

@@ -1,9 +1,12 @@
 #pragma once
 /// Columns in Arrow's layout, on the host or the device: an optional validity bitmap (absent when there are no
 /// nulls), a values buffer for fixed-width types, int64 offsets plus bytes for VARCHAR (UTF-8) and VARBINARY, or
-/// int32 indices into a dictionary column for dictionary-encoded strings.
+/// int32 indices into a dictionary column for dictionary-encoded strings. ARRAY and MAP hold int64 offsets into one
+/// child column (a MAP's child is a ROW(key, value) column), ROW one child column per field (Arrow's large list,
+/// map and struct); nested columns are host-only for now.
 
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +45,12 @@ class Column {
   /// Assembles a column from existing buffers (used by transfers and readers).
   static ColumnPtr from_buffers(LogicalType type, ColumnEncoding encoding, size_t length, size_t null_count,
                                 BufferPtr validity, BufferPtr values, BufferPtr offsets, ColumnPtr dictionary);
+  /// An ARRAY or MAP column: `offsets` (int64, length + 1) into `child`, with the given validity.
+  static ColumnPtr make_list(LogicalType type, size_t length, BufferPtr offsets, BufferPtr validity,
+                             size_t null_count, ColumnPtr child);
+  /// A ROW column over one child per field (each `length` rows), with the given validity.
+  static ColumnPtr make_row(LogicalType type, size_t length, BufferPtr validity, size_t null_count,
+                            std::vector<ColumnPtr> children);
   /// A host column holding `values`, each NULL or of type `type`.
   static ColumnPtr from_values(LogicalType type, const std::vector<Value>& values,
                                gpu::MemoryResource& mr = gpu::host_memory_resource());
@@ -59,6 +68,16 @@ class Column {
   const BufferPtr& values() const { return values_; }
   const BufferPtr& offsets() const { return offsets_; }
   const ColumnPtr& dictionary() const { return dictionary_; }
+  /// Child columns of ARRAY and MAP (one) and ROW (one per field); empty for flat types.
+  const std::vector<ColumnPtr>& children() const { return children_; }
+  const ColumnPtr& child(size_t i) const { return children_[i]; }
+  /// ARRAY and MAP: the int64 offsets into the child (host).
+  const int64_t* list_offsets() const { return offsets_->as<int64_t>(); }
+
+  /// A nested column's values as order-preserving bytes, one VARBINARY row per row (NULL rows empty), made once
+  /// and kept with the column: hashing, key equality and sorting read nested values through it as they read
+  /// strings (vector/nested_keys.hpp says how the bytes order).
+  const Column& nested_keys() const;
 
   /// Typed access to the values buffer (host or device pointer alike).
   template <typename T>
@@ -97,6 +116,9 @@ class Column {
   BufferPtr values_;   ///< fixed-width values, string chars, or dictionary indices
   BufferPtr offsets_;  ///< int64 offsets (length + 1) of plain strings
   ColumnPtr dictionary_;
+  std::vector<ColumnPtr> children_;
+  mutable std::once_flag nested_keys_once_;
+  mutable ColumnPtr nested_keys_;
 };
 
 }  // namespace kestrel

@@ -4,6 +4,7 @@
 
 #include "common/bit_util.hpp"
 #include "common/check.hpp"
+#include "vector/nested_column.hpp"
 
 namespace kestrel {
 
@@ -90,6 +91,7 @@ ColumnPtr gather_column(const Column& column, const RowIndices& indices, gpu::Me
     return Column::make_dictionary(column.type(), indices.size(), gather_values(*column.values(), 4, indices, mr),
                                    std::move(validity), nulls, column.dictionary());
   }
+  if (column.type().is_nested()) return gather_nested(column, indices, std::move(validity), nulls, mr);
   if (column.type().is_variable_width()) return gather_strings(column, indices, mr, std::move(validity), nulls);
   return Column::from_buffers(column.type(), ColumnEncoding::kPlain, indices.size(), nulls, std::move(validity),
                               gather_values(*column.values(), column.type().physical_width(), indices, mr), nullptr,
@@ -127,6 +129,12 @@ Batch concat_batches(const std::vector<Batch>& batches, const SchemaPtr& schema,
     if (type.id() == TypeId::kNull) {
       // An untyped NULL column is all NULL whatever its batches store.
       columns.push_back(null_column(type, rows, mr));
+      continue;
+    }
+    if (type.is_nested()) {
+      std::vector<const Column*> parts;
+      for (const auto& b : batches) parts.push_back(b.column(c).get());
+      columns.push_back(concat_nested(parts, type, mr));
       continue;
     }
     bool any_nulls = false;
@@ -187,6 +195,7 @@ Batch slice_batch(const Batch& batch, size_t offset, size_t count) {
 }
 
 ColumnPtr null_column(const LogicalType& type, size_t rows, gpu::MemoryResource& mr) {
+  if (type.is_nested()) return null_nested(type, rows, mr);
   ColumnPtr column;
   if (type.is_variable_width()) {
     column = Column::retyped(Column::make_string(rows, 0, true, mr, gpu::Stream::host()), type);

@@ -104,6 +104,14 @@ def test_varbinary_arrives_as_bytea(conn):
     assert cur.fetchone() == (b"\x00\xffA", b"", None)
 
 
+def test_arrays_arrive_as_postgresql_arrays(conn):
+    cur = conn.execute("SELECT ARRAY[1, NULL, 3] AS a, ARRAY['x', 'y z', ''] AS s, ARRAY[ARRAY[1]] AS nested, "
+                       "map(ARRAY['k'], ARRAY[1]) AS m, CAST(ROW(1, 'a') AS ROW(x INTEGER, y VARCHAR)) AS r")
+    # int4[] and varchar[] decode into lists; nested arrays, maps and rows go as their text.
+    assert [column.type_code for column in cur.description] == [1007, 1015, 25, 25, 25]
+    assert cur.fetchone() == ([1, None, 3], ["x", "y z", ""], "[[1]]", "{k=1}", "{x=1, y=a}")
+
+
 def test_json_arrives_as_json(conn):
     cur = conn.execute("""SELECT JSON '{"b": [1, 2], "a": "x"}' AS j, CAST(NULL AS JSON) AS n""")
     assert [column.type_code for column in cur.description] == [114, 114]

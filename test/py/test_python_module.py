@@ -210,6 +210,18 @@ def test_varbinary_is_bytes_in_python_and_arrow(kestrel, con):
     assert table.column("x").to_pylist() == [b"\n"] * 3
 
 
+def test_nested_values_in_python_and_arrow(con):
+    result = con.sql("SELECT ARRAY[1, NULL] AS a, map(ARRAY['k'], ARRAY[2]) AS m, "
+                     "CAST(ROW(1, 'x') AS ROW(n INTEGER, s VARCHAR)) AS r, CAST(NULL AS ARRAY(INTEGER)) AS z")
+    assert result.fetchall() == [([1, None], {"k": 2}, (1, "x"), None)]
+    table = con.sql("SELECT ARRAY[ARRAY[1], ARRAY[]] AS a, map(ARRAY['k'], ARRAY[2]) AS m, "
+                    "CAST(ROW(1, 'x') AS ROW(n INTEGER, s VARCHAR)) AS r").arrow()
+    assert table.schema.field("a").type == pa.large_list(pa.large_list(pa.int32()))
+    assert table.schema.field("m").type == pa.map_(pa.large_string(), pa.int32())
+    assert table.schema.field("r").type == pa.struct([("n", pa.int32()), ("s", pa.large_string())])
+    assert table.to_pylist() == [{"a": [[1], []], "m": [("k", 2)], "r": {"n": 1, "s": "x"}}]
+
+
 def test_json_is_text_in_python_and_arrow(con):
     result = con.sql("""SELECT JSON '{"b": 1, "a": [true]}' AS j, CAST(NULL AS JSON) AS n""")
     assert result.fetchall() == [('{"a":[true],"b":1}', None)]

@@ -152,6 +152,18 @@ def test_varbinary_is_base64_on_the_wire(server, cursor):
     assert cursor.fetchall() == [[b"kestrel"]]
 
 
+def test_nested_values_on_the_wire(server, cursor):
+    body = _post(server, "SELECT ARRAY[1, NULL] AS a, map(ARRAY['k'], ARRAY[2.5]) AS m, "
+                         "CAST(ROW(1, 'a') AS ROW(x INTEGER, y VARCHAR)) AS r, ARRAY[ARRAY['p']] AS n")
+    assert [c["type"] for c in body["columns"]] == ["array(integer)", "map(varchar, decimal(2,1))",
+                                                   "row(x integer, y varchar)", "array(array(varchar))"]
+    assert body["columns"][0]["typeSignature"] == {
+        "rawType": "array", "arguments": [{"kind": "TYPE", "value": {"rawType": "integer", "arguments": []}}]}
+    assert body["data"] == [[[1, None], {"k": "2.5"}, [1, "a"], [["p"]]]]
+    cursor.execute("SELECT ARRAY[1, 2], map(ARRAY['k'], ARRAY[1])")
+    assert cursor.fetchall() == [[[1, 2], {"k": 1}]]
+
+
 def test_json_is_its_text_on_the_wire(server):
     body = _post(server, """SELECT JSON '{"b": [1, 2], "a": "x"}' AS j, CAST(NULL AS JSON) AS n""")
     assert [c["type"] for c in body["columns"]] == ["json"] * 2

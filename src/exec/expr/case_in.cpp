@@ -57,7 +57,14 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kDateParse:
     case ScalarFunction::kFormatDatetime:
     case ScalarFunction::kWidthBucket:
-    case ScalarFunction::kRandom: return true;
+    case ScalarFunction::kRandom:
+    case ScalarFunction::kSubscript:
+    case ScalarFunction::kElementAt:
+    case ScalarFunction::kMapFromArrays:
+    case ScalarFunction::kMapFromEntries:
+    case ScalarFunction::kSlice:
+    case ScalarFunction::kSequence:
+    case ScalarFunction::kSplit: return true;
     default: return false;
   }
 }
@@ -90,6 +97,8 @@ Operand eval_on_rows(const plan::Expr& e, const Batch& input, const std::vector<
     }
   }
   Batch subset(input.schema(), std::move(columns), rows.size(), gpu::MemoryKind::kHost);
+  // Inside a lambda's body the parameters' values are columns of the same rows: take the same subset of them.
+  LambdaArgsScope scope(ctx, rows);
   return eval_operand(e, subset, ctx);
 }
 

@@ -3,6 +3,7 @@
 #include "common/check.hpp"
 #include "common/temporal.hpp"
 #include "exec/expr/kernels.hpp"
+#include "exec/expr/nested_util.hpp"
 
 namespace kestrel::exec {
 
@@ -120,6 +121,7 @@ Operand distinct_from(ScalarFunction f, const Operand& x, const Operand& y, size
 Operand compare_operands(ScalarFunction f, const Operand& x, const Operand& y, size_t rows, EvalContext& ctx) {
   KESTREL_CHECK_MSG(x.column->type().id() == y.column->type().id(),
                     x.column->type().to_string() << " vs " << y.column->type().to_string());
+  if (x.column->type().is_nested()) return nested_compare(f, x, y, rows, ctx);
   if (f == ScalarFunction::kIsDistinctFrom || f == ScalarFunction::kIsNotDistinctFrom) {
     return distinct_from(f, x, y, rows, ctx);
   }

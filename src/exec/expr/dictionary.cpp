@@ -1,5 +1,7 @@
 #include "exec/expr/dictionary.hpp"
 
+#include "vector/gather.hpp"
+
 #include <cstring>
 
 #include "common/bit_util.hpp"
@@ -64,6 +66,7 @@ ColumnPtr decode_dictionary(const Column& column, gpu::MemoryResource& mr) {
 }
 
 ColumnPtr gather_rows(const Column& column, const uint32_t* rows, size_t n, gpu::MemoryResource& mr) {
+  if (column.type().is_nested()) return gather_column(column, RowIndices(rows, rows + n), mr);
   const uint8_t* valid = column.validity() ? column.validity()->as<uint8_t>() : nullptr;
   if (column.is_dictionary()) {
     BufferPtr indices = Buffer::allocate(n * sizeof(int32_t), mr, gpu::Stream::host());

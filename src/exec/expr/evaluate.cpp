@@ -7,6 +7,7 @@
 #include "exec/expr/evaluate_gpu_support.hpp"
 #include "exec/expr/evaluate_internal.hpp"
 #include "exec/expr/kernels.hpp"
+#include "exec/expr/nested_util.hpp"
 
 namespace kestrel::exec {
 
@@ -191,7 +192,31 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kTzWithLocal:
     case ScalarFunction::kTzWithInstant:
     case ScalarFunction::kFromIso8601Timestamp: return timestamp_tz_kernel(e, args, rows, ctx);
-    case ScalarFunction::kTry: break;  // eval_function evaluates it (eval_try)
+    case ScalarFunction::kArrayConstructor:
+    case ScalarFunction::kRowConstructor:
+    case ScalarFunction::kMapFromArrays:
+    case ScalarFunction::kSubscript:
+    case ScalarFunction::kElementAt:
+    case ScalarFunction::kRowField:
+    case ScalarFunction::kCardinality:
+    case ScalarFunction::kContains:
+    case ScalarFunction::kArrayJoin:
+    case ScalarFunction::kArrayDistinct:
+    case ScalarFunction::kArraySort:
+    case ScalarFunction::kArrayPosition:
+    case ScalarFunction::kArrayMax:
+    case ScalarFunction::kArrayMin:
+    case ScalarFunction::kSlice:
+    case ScalarFunction::kArrayConcat:
+    case ScalarFunction::kSequence:
+    case ScalarFunction::kMapKeys:
+    case ScalarFunction::kMapValues:
+    case ScalarFunction::kMapFromEntries:
+    case ScalarFunction::kSplit: return nested_kernel(e, args, rows, ctx);
+    case ScalarFunction::kTransform:
+    case ScalarFunction::kFilter:
+    case ScalarFunction::kReduce:
+    case ScalarFunction::kTry: break;  // eval_function evaluates them (eval_try, eval_lambda_function)
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));
 }
@@ -278,6 +303,10 @@ Operand eval_function(const plan::Expr& e, const Batch& input, EvalContext& ctx)
     }
   }
   if (e.function == ScalarFunction::kTry) return eval_try(e, input, ctx);
+  if (e.function == ScalarFunction::kTransform || e.function == ScalarFunction::kFilter ||
+      e.function == ScalarFunction::kReduce) {
+    return eval_lambda_function(e, input, ctx);
+  }
   std::vector<Operand> args;
   args.reserve(e.children.size());
   for (const plan::ExprPtr& child : e.children) args.push_back(eval_operand(*child, input, ctx));
@@ -335,6 +364,11 @@ Operand eval_operand(const plan::Expr& e, const Batch& input, EvalContext& ctx) 
     case ExprKind::kInList: return eval_in_list(e, input, ctx);
     case ExprKind::kSubquery:
       throw InternalError("a scalar sub-query reached expression evaluation; it must be computed before the query");
+    case ExprKind::kLambdaParam:
+      KESTREL_CHECK_LT(e.column_index, ctx.lambda_args.size());
+      return Operand{ctx.lambda_args[e.column_index], false};
+    case ExprKind::kLambda:
+      throw InternalError("a lambda was evaluated outside transform, filter or reduce");
   }
   throw InternalError("unknown expression kind");
 }

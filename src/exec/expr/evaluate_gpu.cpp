@@ -295,6 +295,8 @@ DeviceOperand GpuEvaluator::eval_node(const plan::Expr& e, const Scope& scope) {
     case ExprKind::kInList: return in_list(e, scope);
     case ExprKind::kSubquery:
       throw InternalError("a scalar sub-query reached expression evaluation; it must be computed before the query");
+    case ExprKind::kLambda:
+    case ExprKind::kLambdaParam: throw InternalError("a lambda reached GPU expression evaluation");
   }
   throw InternalError("unknown expression kind");
 }

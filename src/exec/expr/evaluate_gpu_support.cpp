@@ -304,7 +304,9 @@ bool supported(const Expr& e) {
     case ExprKind::kIsNull:
     case ExprKind::kIsNotNull: return e.children.size() == 1 && children_supported(e);
     case ExprKind::kInList: return in_list_supported(e);
-    case ExprKind::kSubquery: return false;
+    case ExprKind::kSubquery:
+    case ExprKind::kLambda:
+    case ExprKind::kLambdaParam: return false;  // lambdas run on the CPU only
   }
   return false;
 }

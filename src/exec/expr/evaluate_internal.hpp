@@ -39,4 +39,21 @@ plan::ExprPtr lazy_in_list(const plan::Expr& e);
 /// x IN (a, b, ...) with SQL NULL semantics; an item that may raise is evaluated only on rows not matched yet.
 Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
+/// transform, filter and reduce: the array argument evaluated, then the lambda's body over its elements
+/// (lambda_funcs.cpp).
+Operand eval_lambda_function(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+/// While alive, the lambda parameters of `ctx` hold only `rows` of their values (then they are restored).
+class LambdaArgsScope {
+ public:
+  LambdaArgsScope(EvalContext& ctx, const std::vector<uint32_t>& rows);
+  ~LambdaArgsScope() { ctx_.lambda_args = std::move(saved_); }
+  LambdaArgsScope(const LambdaArgsScope&) = delete;
+  LambdaArgsScope& operator=(const LambdaArgsScope&) = delete;
+
+ private:
+  EvalContext& ctx_;
+  std::vector<ColumnPtr> saved_;
+};
+
 }  // namespace kestrel::exec

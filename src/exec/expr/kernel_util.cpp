@@ -1,6 +1,7 @@
 #include "exec/expr/kernel_util.hpp"
 
 #include "common/check.hpp"
+#include "vector/nested_column.hpp"
 
 namespace kestrel::exec {
 
@@ -90,6 +91,7 @@ Operand null_operand(const LogicalType& type, gpu::MemoryResource& mr) {
 ColumnPtr materialize(const Operand& operand, size_t rows, gpu::MemoryResource& mr) {
   if (!operand.constant) return operand.column;
   const Column& c = *operand.column;
+  if (c.type().is_nested()) return gather_column(c, RowIndices(rows, 0), mr);
   const bool valid = c.is_valid(0);
   Validity validity;
   if (!valid) {
@@ -135,6 +137,24 @@ ColumnPtr StringColumnBuilder::finish(Validity validity, gpu::MemoryResource& mr
 ColumnPtr assemble_rows(const LogicalType& type, const std::vector<Operand>& pieces, const std::vector<RowSource>& src,
                         gpu::MemoryResource& mr) {
   const size_t n = src.size();
+  if (type.is_nested()) {
+    // The pieces one after the other, then row i gathered from its piece's part.
+    std::vector<const Column*> parts;
+    std::vector<uint32_t> base;
+    uint32_t total = 0;
+    for (const Operand& p : pieces) {
+      parts.push_back(p.column.get());
+      base.push_back(total);
+      total += static_cast<uint32_t>(p.column->length());
+    }
+    RowIndices rows(n);
+    for (size_t i = 0; i < n; ++i) {
+      rows[i] = src[i].piece == kNullPiece ? kNullRow : base[src[i].piece] + static_cast<uint32_t>(
+                                                              pieces[src[i].piece].index(src[i].pos));
+    }
+    if (parts.empty()) return null_column(type, n, mr);
+    return gather_column(*concat_columns(parts, type, mr), rows, mr);
+  }
   std::vector<uint8_t> valid(n);
   for (size_t i = 0; i < n; ++i) valid[i] = src[i].piece != kNullPiece && pieces[src[i].piece].valid(src[i].pos);
   Validity validity = validity_from_bytes(valid.data(), n, mr);

@@ -13,6 +13,15 @@ namespace kestrel::ast {
 
 struct WindowSpec;  // query.hpp
 
+/// Names of the internal calls the parser writes for nested-value syntax; they start with '$', which no SQL word
+/// can, so a user's function never meets them. `ARRAY[a, b]` is $array(a, b); `x[i]` is $subscript(x, i); `(x).f`
+/// is $field(x, 'f') (a string literal); `(a, b) -> body` is $lambda(a, b, body) with the parameters as column
+/// references.
+inline constexpr const char* kArrayConstructorName = "$array";
+inline constexpr const char* kSubscriptName = "$subscript";
+inline constexpr const char* kFieldName = "$field";
+inline constexpr const char* kLambdaName = "$lambda";
+
 /// A function call `name(args)`, also aggregates: `count(*)` (star), `sum(DISTINCT x)`, `count(x) FILTER (WHERE
 /// c)`, ordered aggregates `string_agg(x, ',' ORDER BY y)` and `percentile_cont(0.5) WITHIN GROUP (ORDER BY x)`.
 /// COALESCE, NULLIF, GREATEST and LEAST are plain calls. The SQL special forms become calls too:

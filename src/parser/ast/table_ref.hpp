@@ -95,6 +95,8 @@ struct TableFunctionRef final : TableRef {
   /// Positional arguments, in order; all of them come before the named ones.
   ExprList args;
   std::vector<NamedArgument> named_args;
+  /// UNNEST(...) WITH ORDINALITY: a last BIGINT column numbering each row's elements from 1.
+  bool ordinality = false;
 };
 
 /// The kinds of explicit joins.

@@ -25,6 +25,10 @@ void apply_alias(const std::optional<ast::TableAlias>& alias, const std::string&
   }
 }
 
+bool is_unnest(const ast::TableRef& ref) {
+  return ref.is<ast::TableFunctionRef>() && ref.as<ast::TableFunctionRef>().name == "unnest";
+}
+
 /// Appends `right` to `left` with its indices shifted by `offset`.
 void append_scope(Scope& left, const Scope& right, size_t offset) {
   for (auto c : right.columns) {
@@ -75,6 +79,12 @@ LogicalPtr make_cross(LogicalPtr left, LogicalPtr right) { return make_cross_joi
 LogicalPtr Binder::bind_from(const std::vector<ast::TableRefPtr>& from, Scope& scope) {
   LogicalPtr plan;
   for (const auto& ref : from) {
+    if (plan && is_unnest(*ref)) {
+      // FROM t, UNNEST(t.a): the UNNEST reads the items before it.
+      Scope input = scope;
+      plan = bind_unnest(ref->as<ast::TableFunctionRef>(), plan, input, scope);
+      continue;
+    }
     Scope item;
     LogicalPtr next = bind_table_ref(*ref, item);
     if (!plan) {
@@ -144,7 +154,9 @@ LogicalPtr Binder::bind_table_ref(const ast::TableRef& ref, Scope& scope) {
       }
       return plan;
     }
-    case ast::TableRefKind::kTableFunction: return bind_table_function(ref.as<ast::TableFunctionRef>(), scope);
+    case ast::TableRefKind::kTableFunction:
+      if (is_unnest(ref)) return bind_unnest(ref.as<ast::TableFunctionRef>(), nullptr, Scope{}, scope);
+      return bind_table_function(ref.as<ast::TableFunctionRef>(), scope);
     case ast::TableRefKind::kJoin: return bind_join(ref.as<ast::JoinRef>(), scope);
   }
   throw InternalError("unhandled FROM item");
@@ -209,6 +221,17 @@ LogicalPtr Binder::bind_base_table(const ast::BaseTableRef& ref, Scope& scope) {
 LogicalPtr Binder::bind_join(const ast::JoinRef& join, Scope& scope) {
   Scope left_scope, right_scope;
   LogicalPtr left = bind_table_ref(*join.left, left_scope);
+  if (is_unnest(*join.right)) {
+    // t CROSS JOIN UNNEST(t.a) (or JOIN UNNEST(t.a) ON true): one row per element of each row's arrays.
+    const bool on_true = join.join_type == ast::JoinType::kInner && join.condition && join.using_columns.empty() &&
+                         join.condition->is<ast::Literal>() &&
+                         join.condition->as<ast::Literal>().literal_kind == ast::LiteralKind::kBoolean &&
+                         join.condition->as<ast::Literal>().boolean_value();
+    if (join.join_type != ast::JoinType::kCross && !on_true) {
+      throw NotImplemented("only CROSS JOIN UNNEST (or JOIN UNNEST ... ON true) is supported", join.join_position);
+    }
+    return bind_unnest(join.right->as<ast::TableFunctionRef>(), left, left_scope, scope);
+  }
   LogicalPtr right = bind_table_ref(*join.right, right_scope);
   size_t offset = left->output.size();
   LogicalPtr plan = make_cross(left, right);

@@ -24,7 +24,14 @@ bool reads_outer_column(const Expr& e) {
 /// The output name of a select item without an alias (PostgreSQL's rules).
 std::string default_name(const ast::Expr& e) {
   if (e.is<ast::ColumnRef>()) return e.as<ast::ColumnRef>().column();
-  if (e.is<ast::FunctionCall>()) return e.as<ast::FunctionCall>().name;
+  if (e.is<ast::FunctionCall>()) {
+    // ARRAY[...] is `array`, x[i] is x's name and (r).f is f, as in PostgreSQL.
+    const auto& call = e.as<ast::FunctionCall>();
+    if (call.name == ast::kArrayConstructorName) return "array";
+    if (call.name == ast::kSubscriptName && !call.args.empty()) return default_name(*call.args[0]);
+    if (call.name == ast::kFieldName && call.args.size() == 2) return call.args[1]->as<ast::Literal>().text;
+    return call.name;
+  }
   if (e.is<ast::Cast>()) return default_name(*e.as<ast::Cast>().operand);
   if (e.is<ast::Extract>()) return "extract";
   if (e.is<ast::Case>()) return "case";

@@ -53,6 +53,21 @@ int64_t Binder::statement_time() {
 ExprPtr Binder::cast_to(ExprPtr expr, const LogicalType& target, std::optional<SourcePosition> pos) {
   if (expr->type == target) return expr;
   if (expr->kind == ExprKind::kConstant && expr->constant.is_null()) return make_constant(Value::null(target));
+  // CAST(ROW(...) AS ROW(...)) and CAST(ARRAY[...] AS ARRAY(T)) cast the constructor's arguments, so that a NULL or
+  // an empty array among them takes the target's field or element type.
+  const bool row = expr->kind == ExprKind::kFunction && expr->function == ScalarFunction::kRowConstructor &&
+                   target.id() == TypeId::kRow && target.fields().size() == expr->children.size();
+  const bool array = expr->kind == ExprKind::kFunction && expr->function == ScalarFunction::kArrayConstructor &&
+                     target.id() == TypeId::kArray;
+  if (row || array) {
+    std::vector<ExprPtr> args;
+    for (size_t i = 0; i < expr->children.size(); ++i) {
+      args.push_back(cast_to(expr->children[i], row ? target.child(i) : target.element_type(), pos));
+    }
+    auto e = std::make_shared<Expr>(*make_function(expr->function, target, std::move(args)));
+    e->position = expr->position;
+    return e;
+  }
   if (!can_cast_explicitly(expr->type, target)) {
     const bool bytes_to_text = expr->type.id() == TypeId::kVarbinary && target.id() == TypeId::kVarchar;
     throw BinderError("cannot cast " + expr->type.to_string() + " to " + target.to_string() +

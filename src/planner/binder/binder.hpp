@@ -184,6 +184,10 @@ class Binder {
   LogicalPtr bind_table_ref(const ast::TableRef& ref, Scope& scope);
   LogicalPtr bind_base_table(const ast::BaseTableRef& ref, Scope& scope);
   LogicalPtr bind_table_function(const ast::TableFunctionRef& ref, Scope& scope);
+  /// UNNEST(a, ...) [WITH ORDINALITY] [AS u(x, ...)] over `input` (whose columns its arguments may read: CROSS JOIN
+  /// UNNEST(t.a)); a LogicalUnnest whose scope is `input_scope` and the new columns (bind_unnest.cpp). Without an
+  /// input, over the one empty row.
+  LogicalPtr bind_unnest(const ast::TableFunctionRef& ref, LogicalPtr input, const Scope& input_scope, Scope& scope);
   LogicalPtr bind_join(const ast::JoinRef& join, Scope& scope);
   /// The system table a name denotes (catalog/system_tables.hpp), built now: `information_schema.X` or
   /// `pg_catalog.X` (a BinderError when that schema has no X), or an unqualified pg_catalog name (nullptr when

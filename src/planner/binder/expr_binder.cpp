@@ -262,6 +262,10 @@ ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
 
 ExprPtr ExprBinder::make_scalar(ScalarFunction f, std::vector<ExprPtr> args, std::optional<SourcePosition> pos) {
   if (ExprPtr rewritten = rewrite_timestamp_tz(f, args, pos)) return rewritten;
+  if (f == ScalarFunction::kConcat &&
+      std::any_of(args.begin(), args.end(), [](const ExprPtr& a) { return a->type.id() == TypeId::kArray; })) {
+    return array_concat(std::move(args), pos);
+  }
   std::vector<LogicalType> types;
   for (const auto& a : args) types.push_back(a->type);
   ResolvedFunction r = resolve_scalar_function(f, types, pos);
@@ -458,6 +462,9 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   if (ctx.scope == nullptr) {
     throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
   }
+  if (ExprPtr param = lambda_param(ref.names[0], ctx)) {
+    return field_path(std::move(param), ref.names, 1, ref.position, true);
+  }
   std::string table = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
   const ScopeColumn* found = nullptr;
   for (const auto& c : ctx.scope->columns) {
@@ -468,6 +475,10 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
       throw BinderError("column reference '" + ref.column() + "' is ambiguous", ref.position, "42702");
     }
     found = &c;
+  }
+  if (found == nullptr && ref.names.size() >= 2) {
+    // r.f, t.r.f: a prefix that names a ROW column, then its fields.
+    if (ExprPtr field = bind_row_path(ref, ctx)) return field;
   }
   if (found == nullptr && session_word) return make_constant(*session_constant(ref.column()));
   if (found == nullptr && local_timestamp) return make_constant(Value::timestamp(local_statement_time()));
@@ -657,6 +668,9 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
                       call.position, "42809");
   }
   if (call.name == "grouping") return bind_grouping(call, ctx);
+  if (!call.star && !call.distinct) {
+    if (ExprPtr nested = bind_nested_call(call, ctx)) return nested;
+  }
   if (call.star || call.distinct) {
     throw BinderError(std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate functions",
                       call.position, "42809");

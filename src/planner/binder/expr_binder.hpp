@@ -9,6 +9,13 @@
 
 namespace kestrel::plan {
 
+/// A parameter of a lambda whose body is being bound: its name, type and slot (kLambdaParam's column_index).
+struct LambdaParam {
+  std::string name;
+  LogicalType type;
+  size_t slot = 0;
+};
+
 /// What an expression is bound for: its scope, the clause (for messages) and, above an aggregation, how group
 /// expressions and aggregate calls map to the aggregation's output.
 struct ExprBindContext {
@@ -25,6 +32,8 @@ struct ExprBindContext {
   const std::map<size_t, size_t>* outer_to_local = nullptr;
   /// Set where window functions are allowed (a SELECT's list and ORDER BY): where their calls are collected.
   struct WindowBinding* window = nullptr;
+  /// Inside a lambda's body: the parameters of it and the lambdas around it (innermost last).
+  const std::vector<LambdaParam>* lambda = nullptr;
 };
 
 /// The window function calls of one SELECT, collected while its select list and ORDER BY are bound. Call k's
@@ -133,6 +142,32 @@ class ExprBinder {
   ExprPtr rewrite_timestamp_tz(ScalarFunction f, std::vector<ExprPtr>& args, std::optional<SourcePosition> pos);
   ExprPtr rewrite_timestamp_tz_arithmetic(ScalarFunction f, std::vector<ExprPtr>& args,
                                           std::optional<SourcePosition> pos);
+  /// The nested-value forms and functions (bind_nested.cpp, bind_nested_functions.cpp): ARRAY[...], x[i], (x).f,
+  /// row(...), and the array, map and lambda functions; nullptr when `call` is none of them.
+  ExprPtr bind_nested_call(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// The array, map and lambda function `f` of `call`, its arguments bound and typed here.
+  ExprPtr bind_nested_function(ScalarFunction f, const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// x[i] of an ARRAY (1-based BIGINT), MAP (a key) or ROW (a constant field number); with `element_at` the
+  /// function element_at(x, i), NULL where the subscript is an error.
+  ExprPtr bind_subscript(const ast::FunctionCall& call, const ExprBindContext& ctx, bool element_at);
+  /// sequence(start, stop[, step]) over integers (a missing step is 0: one toward stop), DATE (default one day)
+  /// or TIMESTAMP (an INTERVAL step).
+  ExprPtr bind_sequence(const ast::FunctionCall& call, std::vector<ExprPtr> args);
+  /// transform, filter and reduce with their lambdas.
+  ExprPtr bind_lambda_function(ScalarFunction f, const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// A lambda argument `(x, y) -> body` whose parameters have `types`: a kLambda node.
+  ExprPtr bind_lambda(const ast::Expr& lambda, const std::vector<LogicalType>& types, const ExprBindContext& ctx);
+  /// `r.name` path of `names` starting at names[first] over a bound ROW value (field access), or nullptr when
+  /// `base` is not a ROW with those fields and `must` is false.
+  ExprPtr field_path(ExprPtr base, const std::vector<std::string>& names, size_t first, SourcePosition pos,
+                     bool must);
+  /// `ref` as a ROW column named by a prefix of its names and fields after it; nullptr when no prefix names a
+  /// ROW column with those fields.
+  ExprPtr bind_row_path(const ast::ColumnRef& ref, const ExprBindContext& ctx);
+  /// concat / || with an ARRAY argument: arrays and elements of one common element type, concatenated.
+  ExprPtr array_concat(std::vector<ExprPtr> args, std::optional<SourcePosition> pos);
+  /// A lambda parameter named `name` in `ctx`, or nullptr.
+  static ExprPtr lambda_param(const std::string& name, const ExprBindContext& ctx);
   ExprPtr bind_comparison(ScalarFunction f, const ast::Expr& left, const ast::Expr& right, const ExprBindContext& ctx,
                           SourcePosition pos);
 

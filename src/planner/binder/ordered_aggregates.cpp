@@ -82,6 +82,21 @@ void bind_max_by(const ast::FunctionCall& call, const std::vector<ExprPtr>& args
   a.distinct = false;
 }
 
+/// The ORDER BY keys of string_agg and array_agg over the bound argument `x` (a.argument set already).
+void add_order_keys(const ast::FunctionCall& call, const Expr& x,
+                    const std::function<ExprPtr(const ast::Expr&)>& bind_input, AggregateCall& a) {
+  for (const ast::OrderItem& item : call.order_by) {
+    SortKey key = sort_key(item, bind_input(*item.expr));
+    if (a.distinct && key.expr->to_string() != x.to_string()) {
+      throw BinderError("in an aggregate with DISTINCT, ORDER BY expressions must appear in the argument list",
+                        item.expr->position, "42P10");
+    }
+    // With DISTINCT the key is the argument itself (FILTER included), which the DISTINCT rows carry.
+    if (a.distinct) key.expr = a.argument;
+    a.order.push_back(std::move(key));
+  }
+}
+
 void bind_string_agg(const ast::FunctionCall& call, const std::vector<ExprPtr>& args,
                      const std::function<ExprPtr(const ast::Expr&)>& bind_input, const ExprPtr& filter,
                      AggregateCall& a) {
@@ -95,16 +110,29 @@ void bind_string_agg(const ast::FunctionCall& call, const std::vector<ExprPtr>& 
   a.parameter = args.size() > 1 ? constant_argument(*call.args[1], args[1], varchar, call.name + ": the separator")
                 : call.name == "listagg" ? Value::varchar("")
                                          : Value::varchar(",");
-  for (const ast::OrderItem& item : call.order_by) {
-    SortKey key = sort_key(item, bind_input(*item.expr));
-    if (a.distinct && key.expr->to_string() != args[0]->to_string()) {
-      throw BinderError("in an aggregate with DISTINCT, ORDER BY expressions must appear in the argument list",
-                        item.expr->position, "42P10");
-    }
-    // With DISTINCT the key is the argument itself (FILTER included), which the DISTINCT rows carry.
-    if (a.distinct) key.expr = a.argument;
-    a.order.push_back(std::move(key));
+  add_order_keys(call, *args[0], bind_input, a);
+}
+
+/// array_agg(x [ORDER BY ...]) and map_agg(k, v): every row's value (NULLs included), so FILTER is applied by the
+/// aggregation; map_agg reads ROW(key, value) values.
+void bind_collecting(const ast::FunctionCall& call, const std::vector<ExprPtr>& args,
+                     const std::function<ExprPtr(const ast::Expr&)>& bind_input, const ExprPtr& filter,
+                     AggregateCall& a) {
+  a.filter = filter;
+  if (call.name == "map_agg") {
+    const ExprPtr key = typed(args[0], TypeId::kInteger, call.position);
+    const ExprPtr value = typed(args[1], TypeId::kInteger, call.position);
+    const LogicalType map = LogicalType::map(key->type, value->type);
+    a.function = AggregateFunction::kMapAgg;
+    a.argument = make_function(ScalarFunction::kRowConstructor, map.element_type(), {key, value});
+    a.result_type = map;
+    a.distinct = false;  // repeated keys keep one value anyway
+    return;
   }
+  a.function = AggregateFunction::kArrayAgg;
+  a.argument = typed(args[0], TypeId::kInteger, call.position);
+  a.result_type = LogicalType::array(a.argument->type);
+  add_order_keys(call, *args[0], bind_input, a);
 }
 
 /// median, percentile_cont, percentile_disc and approx_percentile: the argument x, its direction and the fraction.
@@ -146,7 +174,7 @@ void bind_percentile(const ast::FunctionCall& call, const std::vector<ExprPtr>& 
 bool is_ordered_aggregate_name(const std::string& name) {
   return name == "max_by" || name == "min_by" || name == "string_agg" || name == "listagg" || name == "median" ||
          name == "percentile_cont" || name == "percentile_disc" || name == "approx_percentile" ||
-         name == "checksum";
+         name == "checksum" || name == "array_agg" || name == "map_agg";
 }
 
 bool takes_within_group(const std::string& name) {
@@ -161,6 +189,8 @@ AggregateCall bind_ordered_aggregate(const ast::FunctionCall& call,
     expect_arguments(call, 2, 2, "two arguments (x, y)");
   } else if (name == "string_agg" || name == "listagg") {
     expect_arguments(call, 1, 2, "one or two arguments (x[, separator])");
+  } else if (name == "map_agg") {
+    expect_arguments(call, 2, 2, "two arguments (key, value)");
   } else if (name == "approx_percentile") {
     if (call.args.size() == 3 || call.args.size() == 4) {
       throw NotImplemented("approx_percentile with weights or an accuracy is not supported", call.position);
@@ -174,7 +204,7 @@ AggregateCall bind_ordered_aggregate(const ast::FunctionCall& call,
   if (call.within_group && !takes_within_group(name)) {
     throw BinderError("WITHIN GROUP is not allowed in " + name, call.order_by[0].expr->position, "42601");
   }
-  if (!call.order_by.empty() && name != "string_agg" && !takes_within_group(name)) {
+  if (!call.order_by.empty() && name != "string_agg" && name != "array_agg" && !takes_within_group(name)) {
     throw BinderError("ORDER BY is not allowed in " + name, call.order_by[0].expr->position, "42601");
   }
   std::vector<ExprPtr> args;
@@ -185,6 +215,8 @@ AggregateCall bind_ordered_aggregate(const ast::FunctionCall& call,
     bind_max_by(call, args, filter, a);
   } else if (name == "string_agg" || name == "listagg") {
     bind_string_agg(call, args, bind_input, filter, a);
+  } else if (name == "array_agg" || name == "map_agg") {
+    bind_collecting(call, args, bind_input, filter, a);
   } else if (name == "checksum") {
     a.function = AggregateFunction::kChecksum;
     a.argument = typed(args[0], TypeId::kInteger, call.position);

@@ -13,6 +13,15 @@ constexpr std::string_view kPairsLine = "Pairs with a NULL are skipped; NULL wit
                                         "x.";
 
 constexpr FunctionEntry kAggregates[] = {
+    aggregate("array_agg", {"array_agg(x [ORDER BY ...]) -> ARRAY(T)",
+                            "The values of x as an array, in the order of ORDER BY (without it, in no set order).",
+                            "NULL inputs are elements; NULL when there is no input row.",
+                            "array_agg(x ORDER BY x DESC) FROM (VALUES (2), (1), (3)) AS t(x)", "[3, 2, 1]"}),
+    aggregate("map_agg", {"map_agg(key K, value V) -> MAP(K, V)",
+                          "The map of the key/value pairs, its entries in key order; of a repeated key the value "
+                          "of one of its rows is kept.",
+                          "Rows with a NULL key are skipped; NULL when there is no input row.",
+                          "map_agg(k, v) FROM (VALUES ('b', 2), ('a', 1)) AS t(k, v)", "{a=1, b=2}"}),
     aggregate("any_value", {"any_value(x) -> the type of x", "One of the values of x.", kSkipsNulls,
                             "any_value(x) FROM (VALUES (7)) AS t(x)", "7"}),
     aggregate_alias("arbitrary", "any_value"),

@@ -29,6 +29,36 @@ std::optional<LogicalType> numeric_super_type(const LogicalType& a, const Logica
   return integer_rank(x) >= integer_rank(y) ? a : b;
 }
 
+/// ARRAY, MAP and ROW of one kind meet child by child (a ROW keeps the first side's field names).
+std::optional<LogicalType> nested_super_type(const LogicalType& a, const LogicalType& b) {
+  if (a.id() == TypeId::kArray) {
+    auto element = common_super_type(a.element_type(), b.element_type());
+    return element ? std::optional(LogicalType::array(*element)) : std::nullopt;
+  }
+  if (a.id() == TypeId::kMap) {
+    auto key = common_super_type(a.key_type(), b.key_type());
+    auto value = common_super_type(a.value_type(), b.value_type());
+    return key && value ? std::optional(LogicalType::map(*key, *value)) : std::nullopt;
+  }
+  if (a.fields().size() != b.fields().size()) return std::nullopt;
+  std::vector<RowField> fields;
+  for (size_t i = 0; i < a.fields().size(); ++i) {
+    auto t = common_super_type(a.child(i), b.child(i));
+    if (!t) return std::nullopt;
+    fields.push_back(RowField{a.fields()[i].name.empty() ? b.fields()[i].name : a.fields()[i].name, *t});
+  }
+  return LogicalType::row(std::move(fields));
+}
+
+/// Casts between nested types of one kind where every child casts (ROW fields by position).
+bool can_cast_nested(const LogicalType& from, const LogicalType& to) {
+  if (from.id() != to.id() || from.child_count() != to.child_count()) return false;
+  for (size_t i = 0; i < from.child_count(); ++i) {
+    if (!can_cast_explicitly(from.child(i), to.child(i))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int integer_rank(TypeId id) {
@@ -66,6 +96,7 @@ std::optional<LogicalType> common_super_type(const LogicalType& a, const Logical
   if ((x == TypeId::kTimestampTz && is_local(y)) || (is_local(x) && y == TypeId::kTimestampTz)) {
     return LogicalType(TypeId::kTimestampTz);
   }
+  if (x == y && a.is_nested()) return nested_super_type(a, b);
   return std::nullopt;
 }
 
@@ -76,7 +107,10 @@ std::optional<LogicalType> common_super_type(const std::vector<LogicalType>& typ
   return result;
 }
 
-bool is_orderable(const LogicalType& type) { return type.id() != TypeId::kJson; }
+bool is_orderable(const LogicalType& type) {
+  // Maps have no order (Presto); arrays and rows order by their elements and fields.
+  return !type.contains(TypeId::kJson) && !type.contains(TypeId::kMap);
+}
 
 void require_orderable(const LogicalType& type, const char* what, std::optional<SourcePosition> pos) {
   if (!is_orderable(type)) {
@@ -88,6 +122,13 @@ void require_orderable(const LogicalType& type, const char* what, std::optional<
 
 bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
   if (from == to || from.id() == TypeId::kNull) return true;
+  if (from.is_nested() || to.is_nested()) {
+    if (from.id() != to.id() || from.child_count() != to.child_count()) return false;
+    for (size_t i = 0; i < from.child_count(); ++i) {
+      if (!can_implicitly_cast(from.child(i), to.child(i))) return false;
+    }
+    return true;
+  }
   if (from.is_numeric() && to.is_numeric()) {
     if (to.id() == TypeId::kDouble) return true;
     if (to.id() == TypeId::kReal) return from.id() != TypeId::kDouble && from.id() != TypeId::kDecimal;
@@ -104,6 +145,9 @@ bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
 
 bool can_cast_explicitly(const LogicalType& from, const LogicalType& to) {
   if (from == to || from.id() == TypeId::kNull) return true;
+  // Nested types cast to their own kind where the children cast; ARRAY, MAP and ROW to and from JSON are not
+  // supported yet, and neither is any other cast of them.
+  if (from.is_nested() || to.is_nested()) return can_cast_nested(from, to);
   // VARCHAR casts to VARBINARY (its UTF-8 bytes); nothing else, VARCHAR included, casts from or to VARBINARY
   // (Presto: bytes become text through from_utf8).
   if (from.id() == TypeId::kVarbinary || to.id() == TypeId::kVarbinary) {

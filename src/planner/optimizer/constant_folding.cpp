@@ -13,7 +13,10 @@ namespace {
 /// as it is, so the error is raised only if a row actually evaluates it; so does a function that is not
 /// deterministic (random()).
 ExprPtr fold(const ExprPtr& e) {
-  if (e->kind == ExprKind::kConstant || e->kind == ExprKind::kColumnRef || e->kind == ExprKind::kSubquery) return e;
+  if (e->kind == ExprKind::kConstant || e->kind == ExprKind::kColumnRef || e->kind == ExprKind::kSubquery ||
+      e->kind == ExprKind::kLambdaParam) {
+    return e;
+  }
   auto copy = std::make_shared<Expr>(*e);
   bool all_constant = true;
   for (auto& c : copy->children) {
@@ -22,6 +25,8 @@ ExprPtr fold(const ExprPtr& e) {
   }
   // random() has no arguments but a new value on every row.
   if (!all_constant || (copy->kind == ExprKind::kFunction && !is_deterministic(copy->function))) return copy;
+  // A lambda stays a lambda even when its body is constant (its function evaluates it per element).
+  if (copy->kind == ExprKind::kLambda) return copy;
   try {
     Value v = evaluate_constant_expr(*copy);
     return make_constant(v.is_null() ? Value::null(copy->type) : v);

@@ -27,14 +27,19 @@ void extract(LogicalJoin& join) {
       };
       int sa = side(a), sb = side(b);
       auto shift = [&](size_t i) { return i - left_width; };
+      // Nested keys match by their bytes, which equate NULL elements, while `=` is NULL for them: the condition
+      // stays as a residual check on the matched pairs.
+      const bool nested = c->children[0]->type.is_nested();
       if (sa == 1 && sb == 2) {
         join.left_keys.push_back(c->children[0]);
         join.right_keys.push_back(remap_columns(c->children[1], shift));
+        if (nested) residual.push_back(c);
         continue;
       }
       if (sa == 2 && sb == 1) {
         join.left_keys.push_back(c->children[1]);
         join.right_keys.push_back(remap_columns(c->children[0], shift));
+        if (nested) residual.push_back(c);
         continue;
       }
     }

@@ -67,14 +67,16 @@ TEST(FunctionDocs, EveryEntryIsDocumentedAndEveryAliasNamesAnEntry) {
 /// Every ScalarFunction that an SQL name can produce has a registry entry; the others are the variants that
 /// `resolve_scalar_function` picks for `+` and `-`, the IS [NOT] DISTINCT FROM syntax, try (bound from try()
 /// and try_cast, which are documented as rewrites), from_unixtime's zoned form, and the wall-clock / instant
-/// helpers of the binder's TIMESTAMP WITH TIME ZONE rewrites.
+/// helpers of the binder's TIMESTAMP WITH TIME ZONE rewrites, and concat of arrays (bound from concat and || by the
+/// argument types).
 TEST(FunctionDocs, EveryScalarFunctionIsRegistered) {
   using F = ScalarFunction;
   const std::set<F> internal = {F::kDateAddInterval, F::kDateSubtractInterval, F::kDateAddDays,
                                 F::kDateSubtractDays, F::kDateDiffDays, F::kTimestampDiff,         F::kIntervalAdd,
                                 F::kIntervalNegate,   F::kIsDistinctFrom,       F::kIsNotDistinctFrom,
                                 F::kTry,              F::kFromUnixtimeTz,       F::kTzLocal,
-                                F::kTzInstant,        F::kTzWithLocal,          F::kTzWithInstant};
+                                F::kTzInstant,        F::kTzWithLocal,          F::kTzWithInstant,
+                                F::kArrayConcat};
   std::set<F> registered;
   for (const FunctionCategory& c : function_categories()) {
     for (const FunctionEntry& e : c.entries) {

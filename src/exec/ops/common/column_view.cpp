@@ -20,7 +20,12 @@ PhysicalKind physical_kind(const LogicalType& type) {
     case TypeId::kTimestampTz: return PhysicalKind::kTimestampTz;
     case TypeId::kVarchar:
     case TypeId::kVarbinary:
-    case TypeId::kJson: return PhysicalKind::kString;
+    case TypeId::kJson:
+    // Nested values are read through their key bytes (Column::nested_keys), which hash, compare and order as
+    // the values do.
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return PhysicalKind::kString;
     case TypeId::kNull: break;
   }
   throw InternalError("no physical layout for type " + type.to_string());
@@ -32,7 +37,11 @@ ColumnView make_view(const Column& column) {
   // An untyped NULL column is stored as INTEGER (null_column); read it as such.
   view.kind = column.type().id() == TypeId::kNull ? PhysicalKind::kInt32 : physical_kind(column.type());
   view.validity = column.validity() ? column.validity()->as<uint8_t>() : nullptr;
-  if (column.is_dictionary()) {
+  if (column.type().is_nested()) {
+    const Column& keys = column.nested_keys();
+    view.values = keys.values()->as<uint8_t>();
+    view.offsets = keys.offsets()->as<int64_t>();
+  } else if (column.is_dictionary()) {
     const Column& dict = *column.dictionary();
     view.values = dict.values() ? dict.values()->as<uint8_t>() : nullptr;
     view.offsets = dict.offsets() ? dict.offsets()->as<int64_t>() : nullptr;

@@ -1,10 +1,12 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 
 #include "common/check.hpp"
 #include "exec/ops/hash_aggregate/aggregate_columns.hpp"
 #include "exec/ops/hash_aggregate/kept_rows.hpp"
+#include "vector/nested_column.hpp"
 
 namespace kestrel::exec::aggregate_detail {
 
@@ -12,14 +14,18 @@ namespace {
 
 using plan::AggregateFunction;
 
-/// string_agg, percentile_cont and percentile_disc: every non-NULL argument of a group, kept (with string_agg's
+/// Whether `f` keeps its ORDER BY keys beside its values.
+bool keeps_keys(AggregateFunction f) { return f == AggregateFunction::kStringAgg || f == AggregateFunction::kArrayAgg; }
+
+/// string_agg, array_agg, map_agg, percentile_cont and percentile_disc: every non-NULL argument (array_agg: every
+/// argument; map_agg: every entry with a non-NULL key) of a group, kept (with string_agg's
 /// ORDER BY keys) in a KeptRows store, sorted per group by finish() and read by finalize. Their state is every value
 /// of a group, so it has no exportable form; accumulators merge by sharing each other's kept chunks.
 class OrderedValuesState final : public AggregateState {
  public:
   explicit OrderedValuesState(const AggregateSpec& spec)
       : function_(spec.function), parameter_(spec.parameter), kept_(kept_types(spec)) {
-    if (function_ == AggregateFunction::kStringAgg) {
+    if (keeps_keys(function_)) {
       std::vector<SortOrder> orders;
       for (const AggregateOrderKey& key : spec.order) orders.push_back(key.order);
       keys_ = orders.size();
@@ -38,15 +44,16 @@ class OrderedValuesState final : public AggregateState {
   void update_ordered(const uint32_t* ids, const Column* argument, const std::vector<const Column*>& keys,
                       size_t rows) override {
     // The percentiles' one key is the argument itself: only string_agg keeps its keys.
-    KESTREL_CHECK(function_ != AggregateFunction::kStringAgg || keys.size() == keys_);
-    const ColumnView v = make_view(*argument);
+    KESTREL_CHECK(!keeps_keys(function_) || keys.size() == keys_);
     RowIndices picked;
+    // map_agg's argument is ROW(key, value): the key decides.
+    const Column& tested = function_ == AggregateFunction::kMapAgg ? *argument->child(0) : *argument;
     for (size_t r = 0; r < rows; ++r) {
-      if (!v.is_null(r)) picked.push_back(static_cast<uint32_t>(r));
+      if (function_ == AggregateFunction::kArrayAgg || tested.is_valid(r)) picked.push_back(static_cast<uint32_t>(r));
     }
     if (picked.empty()) return;
     std::vector<const Column*> columns{argument};
-    if (function_ == AggregateFunction::kStringAgg) columns.insert(columns.end(), keys.begin(), keys.end());
+    if (keeps_keys(function_)) columns.insert(columns.end(), keys.begin(), keys.end());
     const uint32_t chunk = kept_.append(columns, picked);
     for (size_t i = 0; i < picked.size(); ++i) {
       group_.push_back(ids[picked[i]]);
@@ -69,7 +76,7 @@ class OrderedValuesState final : public AggregateState {
  private:
   static std::vector<LogicalType> kept_types(const AggregateSpec& spec) {
     std::vector<LogicalType> types{spec.input_type};
-    if (spec.function == AggregateFunction::kStringAgg) {
+    if (keeps_keys(spec.function)) {
       for (const AggregateOrderKey& key : spec.order) types.push_back(key.type);
     }
     return types;
@@ -80,11 +87,13 @@ class OrderedValuesState final : public AggregateState {
   }
   /// Whether kept row `a` sorts before kept row `b` (string_agg: by its keys; percentiles: by value).
   bool before(KeptRows::RowRef a, KeptRows::RowRef b) const {
-    const size_t skip = function_ == AggregateFunction::kStringAgg ? 1 : 0;  // string_agg's keys follow its value
+    const size_t skip = keeps_keys(function_) ? 1 : 0;  // string_agg's and array_agg's keys follow the value
     return compare_.compare(kept_.views(KeptRows::chunk_of(a)) + skip, KeptRows::row_of(a),
                             kept_.views(KeptRows::chunk_of(b)) + skip, KeptRows::row_of(b)) < 0;
   }
   ColumnPtr join_strings(size_t first, size_t count) const;
+  /// array_agg's arrays and map_agg's maps of groups [first, first + count).
+  ColumnPtr collect(size_t first, size_t count) const;
   ColumnPtr interpolate(size_t first, size_t count) const;
   ColumnPtr nearest_rank(size_t first, size_t count) const;
 
@@ -113,7 +122,7 @@ void OrderedValuesState::finish() {
   for (size_t e = 0; e < row_.size(); ++e) sorted_[next[group_[e]]++] = row_[e];
   group_ = {};
   row_ = {};
-  if (function_ != AggregateFunction::kStringAgg || keys_ > 0) {
+  if (!keeps_keys(function_) || keys_ > 0) {
     auto less = [this](KeptRows::RowRef a, KeptRows::RowRef b) { return before(a, b); };
     for (size_t g = 0; g < groups_; ++g) {
       std::stable_sort(sorted_.begin() + static_cast<ptrdiff_t>(start_[g]),
@@ -127,6 +136,8 @@ ColumnPtr OrderedValuesState::finalize(size_t first, size_t count) const {
   KESTREL_CHECK_MSG(finished_, "finalize before finish");
   switch (function_) {
     case AggregateFunction::kStringAgg: return join_strings(first, count);
+    case AggregateFunction::kArrayAgg:
+    case AggregateFunction::kMapAgg: return collect(first, count);
     case AggregateFunction::kPercentileCont: return interpolate(first, count);
     default: return nearest_rank(first, count);
   }
@@ -145,6 +156,54 @@ ColumnPtr OrderedValuesState::join_strings(size_t first, size_t count) const {
     }
   }
   return string_column(values.data(), has.data(), count);
+}
+
+ColumnPtr OrderedValuesState::collect(size_t first, size_t count) const {
+  std::vector<KeptRows::RowRef> refs;
+  std::vector<int64_t> offsets{0};
+  std::vector<uint8_t> valid(count, 0);
+  for (size_t i = 0; i < count; ++i) {
+    const size_t g = first + i;
+    valid[i] = start_[g] < start_[g + 1] ? 1 : 0;
+    for (size_t e = start_[g]; e < start_[g + 1]; ++e) refs.push_back(sorted_[e]);
+    offsets.push_back(static_cast<int64_t>(refs.size()));
+  }
+  ColumnPtr elements = kept_.gather(0, refs);
+  if (function_ == AggregateFunction::kMapAgg) {
+    // Entries are sorted by key (then value): keep the first of each key.
+    RowIndices kept;
+    std::vector<int64_t> deduplicated{0};
+    std::string previous, key;
+    for (size_t i = 0; i < count; ++i) {
+      for (int64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+        key.clear();
+        append_key_bytes(*elements->child(0), static_cast<size_t>(e), key);
+        if (e > offsets[i] && key == previous) continue;
+        previous = key;
+        kept.push_back(static_cast<uint32_t>(e));
+      }
+      deduplicated.push_back(static_cast<int64_t>(kept.size()));
+    }
+    elements = gather_column(*elements, kept);
+    offsets = std::move(deduplicated);
+  }
+  const LogicalType type = function_ == AggregateFunction::kMapAgg
+                               ? LogicalType::map(elements->type().child(0), elements->type().child(1))
+                               : LogicalType::array(elements->type());
+  size_t nulls = 0;
+  for (uint8_t v : valid) nulls += v ? 0 : 1;
+  auto& mr = gpu::host_memory_resource();
+  BufferPtr validity;
+  if (nulls > 0) {
+    validity = Buffer::allocate(bits::bytes_for(count), mr, gpu::Stream::host());
+    std::memset(validity->data(), 0, validity->size());
+    for (size_t i = 0; i < count; ++i) {
+      if (valid[i]) bits::set(validity->as<uint8_t>(), i);
+    }
+  }
+  auto off = Buffer::allocate(offsets.size() * sizeof(int64_t), mr, gpu::Stream::host());
+  std::memcpy(off->data(), offsets.data(), offsets.size() * sizeof(int64_t));
+  return Column::make_list(type, count, std::move(off), std::move(validity), nulls, std::move(elements));
 }
 
 ColumnPtr OrderedValuesState::interpolate(size_t first, size_t count) const {

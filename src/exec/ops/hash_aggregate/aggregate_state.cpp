@@ -171,9 +171,47 @@ class PickStringState final : public AggregateState {
   std::vector<uint8_t> has_;
 };
 
+/// min, max and any_value of ARRAY and ROW: compared by their key bytes, kept as values.
+template <Pick P>
+class PickNestedState final : public AggregateState {
+ public:
+  explicit PickNestedState(LogicalType type) : type_(std::move(type)) {}
+  void resize(size_t groups) override {
+    keys_.resize(groups);
+    values_.resize(groups, Value::null(type_));
+  }
+  void update(const uint32_t* ids, const Column* argument, size_t rows) override {
+    ColumnView v = make_view(*argument);
+    for (size_t r = 0; r < rows; ++r) {
+      if (v.is_null(r)) continue;
+      const uint32_t g = ids[r];
+      if (values_[g].is_null() || replaces<P>(detail::string_compare(v.string(r), keys_[g]))) {
+        keys_[g].assign(v.string(r));
+        values_[g] = argument->value_at(r);
+      }
+    }
+  }
+  std::vector<ColumnPtr> export_state(size_t first, size_t count) const override {
+    return {finalize(first, count)};
+  }
+  void merge(const uint32_t* ids, const std::vector<ColumnPtr>& state, size_t rows) override {
+    update(ids, state.at(0).get(), rows);
+  }
+  ColumnPtr finalize(size_t first, size_t count) const override {
+    return Column::from_values(type_, std::vector<Value>(values_.begin() + static_cast<ptrdiff_t>(first),
+                                                         values_.begin() + static_cast<ptrdiff_t>(first + count)));
+  }
+
+ private:
+  LogicalType type_;
+  std::vector<std::string> keys_;
+  std::vector<Value> values_;
+};
+
 template <Pick P>
 std::unique_ptr<AggregateState> make_pick_state(const LogicalType& input) {
   PhysicalKind kind = physical_kind(input);
+  if (input.is_nested()) return std::make_unique<PickNestedState<P>>(input);
   if (kind == PhysicalKind::kString) return std::make_unique<PickStringState<P>>();
   return visit_fixed(kind, [&](auto tag) -> std::unique_ptr<AggregateState> {
     return std::make_unique<PickFixedState<decltype(tag), P>>(input);
@@ -213,6 +251,10 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
       if (input.id() == TypeId::kDouble) return input;
       break;
     case AggregateFunction::kChecksum: return TypeId::kBigInt;
+    case AggregateFunction::kArrayAgg: return LogicalType::array(input);
+    case AggregateFunction::kMapAgg:
+      if (input.id() == TypeId::kRow && input.fields().size() == 2) return LogicalType::map(input.child(0), input.child(1));
+      break;
     case AggregateFunction::kVarSamp:
     case AggregateFunction::kVarPop:
     case AggregateFunction::kStddevSamp:
@@ -238,6 +280,8 @@ bool is_ordered_aggregate(AggregateFunction function) {
     case AggregateFunction::kMaxBy:
     case AggregateFunction::kMinBy:
     case AggregateFunction::kStringAgg:
+    case AggregateFunction::kArrayAgg:
+    case AggregateFunction::kMapAgg:
     case AggregateFunction::kPercentileCont:
     case AggregateFunction::kPercentileDisc:
     case AggregateFunction::kChecksum:
@@ -285,6 +329,8 @@ std::vector<LogicalType> aggregate_state_types(const AggregateSpec& spec) {
     case AggregateFunction::kBitwiseOrAgg:
     case AggregateFunction::kBitwiseXorAgg: return {TypeId::kBigInt, TypeId::kBigInt};  // value, values seen
     case AggregateFunction::kStringAgg:
+    case AggregateFunction::kArrayAgg:
+    case AggregateFunction::kMapAgg:
     case AggregateFunction::kPercentileCont:
     case AggregateFunction::kPercentileDisc:
       throw NotImplemented(std::string(plan::aggregate_function_name(function)) +
@@ -313,6 +359,8 @@ std::unique_ptr<AggregateState> make_aggregate_state(const AggregateSpec& spec) 
     case AggregateFunction::kMaxBy:
     case AggregateFunction::kMinBy: return aggregate_detail::make_max_by_state(spec);
     case AggregateFunction::kStringAgg:
+    case AggregateFunction::kArrayAgg:
+    case AggregateFunction::kMapAgg:
     case AggregateFunction::kPercentileCont:
     case AggregateFunction::kPercentileDisc: return aggregate_detail::make_ordered_values_state(spec);
     case AggregateFunction::kChecksum: return aggregate_detail::make_checksum_state();
