@@ -307,6 +307,11 @@ namespace {
 ArrowSchema* field_schema(const Field& field) {
   std::vector<ArrowSchema*> children;
   for (const Field& child : child_fields(field.type)) children.push_back(field_schema(child));
+  if (field.type.id() == TypeId::kMap) {
+    // Arrow's map entries: a struct of a key that is never NULL and a value.
+    ArrowSchema* key = children[0]->children[0];
+    key->flags &= ~ARROW_FLAG_NULLABLE;
+  }
   auto* schema = new ArrowSchema();
   fill_schema(schema, export_format(field.type), field.name, field.nullable, std::move(children));
   return schema;

@@ -109,6 +109,7 @@ Operand cast_kernel(const Operand& in, const LogicalType& target, size_t rows, E
   if (in.is_null_constant() || in.column->null_count() == in.column->length()) {  // also: no rows at all
     return null_operand(target, ctx.memory());
   }
+  if (source.is_nested() && target.id() == TypeId::kJson) return nested_to_json(in, rows, ctx);
   if (source.is_nested() || target.is_nested()) return nested_cast_kernel(in, target, ctx);
   if (source.id() == TypeId::kJson || target.id() == TypeId::kJson) return json_cast_kernel(in, target, rows, ctx);
   if (source.id() == TypeId::kTimestampTz || target.id() == TypeId::kTimestampTz) {

@@ -74,6 +74,8 @@ Operand array_set_kernel(const plan::Expr& e, const std::vector<Operand>& args, 
 Operand map_row_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// CAST between nested types of one kind, child by child (ROW fields by position).
 Operand nested_cast_kernel(const Operand& in, const LogicalType& target, EvalContext& ctx);
+/// CAST of a nested operand to JSON (nested_json.cpp).
+Operand nested_to_json(const Operand& in, size_t rows, EvalContext& ctx);
 /// = <> < <= > >= and IS [NOT] DISTINCT FROM over nested operands (compare.cpp's compare_operands calls it).
 Operand nested_compare(plan::ScalarFunction f, const Operand& a, const Operand& b, size_t rows, EvalContext& ctx);
 Operand sequence_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);

@@ -1,6 +1,7 @@
 // CPU kernels of sequence (integers, dates and timestamps) and split.
 
 #include "common/datetime_ops.hpp"
+#include "common/temporal.hpp"
 #include "exec/expr/nested_util.hpp"
 
 namespace kestrel::exec {
@@ -58,6 +59,11 @@ Operand sequence(const plan::Expr& e, const std::vector<Operand>& args, const Sh
         auto scaled = [&](int64_t k) {
           return Interval{static_cast<int32_t>(step.months * k), static_cast<int32_t>(step.days * k), step.micros * k};
         };
+        if (type == TypeId::kDate && step.micros != 0) {
+          raise_nested(e, "sequence: the step of a DATE sequence must be whole days or months, not " +
+                              format_interval(step),
+                       "22023");
+        }
         if (type == TypeId::kDate) {
           const int32_t start = args[0].data<int32_t>()[args[0].index(r)];
           const int32_t stop = args[1].data<int32_t>()[args[1].index(r)];

@@ -504,6 +504,10 @@ size_t write_kcol_file(const std::string& path, const Schema& schema, const std:
     if (f.type.id() == TypeId::kTimestampTz) {
       throw NotImplemented(prefix + "column '" + f.name + "': TIMESTAMP WITH TIME ZONE cannot be written to kcol yet");
     }
+    if (f.type.is_nested()) {
+      throw NotImplemented(prefix + "column '" + f.name + "' is " + f.type.to_string() +
+                           ", and kcol cannot store ARRAY, MAP or ROW values yet");
+    }
     if (f.name.size() > 65535) throw InvalidInput(prefix + "a column name of " + std::to_string(f.name.size()) + " bytes");
     footer.columns.push_back(kcol::ColumnInfo{f.name, f.type, f.nullable});
   }

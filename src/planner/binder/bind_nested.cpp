@@ -211,9 +211,10 @@ ExprPtr ExprBinder::bind_lambda(const ast::Expr& lambda, const std::vector<Logic
     params.push_back(LambdaParam{ref.column(), types[i], params.size()});
     names += (i > 0 ? ", " : "") + ref.column();
   }
+  // Above an aggregation the body reads group columns as the rest of the expression does; aggregates and window
+  // functions inside it are refused.
   ExprBindContext inner = ctx;
   inner.lambda = &params;
-  inner.aggregate = nullptr;
   inner.window = nullptr;
   if (contains_aggregate(*call.args.back())) {
     throw BinderError("aggregate functions are not allowed in a lambda expression", call.args.back()->position,

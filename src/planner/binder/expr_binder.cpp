@@ -245,11 +245,14 @@ ExprPtr ExprBinder::bind(const ast::Expr& expr, const ExprBindContext& ctx) {
     AggregateBinding& agg = *ctx.aggregate;
     if (!contains_aggregate(expr) && !contains_window(expr)) {
       // Above an aggregation: an expression equal to a GROUP BY expression reads the group column.
-      ExprPtr bound = bind_node(expr, agg.input(ctx.clause));
+      ExprBindContext input = agg.input(ctx.clause);
+      input.lambda = ctx.lambda;  // a lambda's parameters stay visible (they are never groups)
+      ExprPtr bound = bind_node(expr, input);
       if (std::optional<size_t> group = agg.find_group(*bound)) return agg.group_ref(*group);
       // An outer reference (first binding of a correlated sub-query) is one value for the whole sub-query. In
       // domain form it reads a domain column, which is a group (found above).
       if (bound->kind == ExprKind::kColumnRef && bound->outer_depth > 0) return bound;
+      if (bound->kind == ExprKind::kLambdaParam) return bound;
       if (expr.is<ast::ColumnRef>()) {
         throw BinderError("column '" + expr.as<ast::ColumnRef>().column() +
                               "' must appear in the GROUP BY clause or be used in an aggregate function",
@@ -452,6 +455,11 @@ ExprPtr ExprBinder::bind_node(const ast::Expr& expr, const ExprBindContext& ctx)
 }
 
 ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext& ctx) {
+  // A lambda's parameters hide columns of the same name (and are bound wherever the lambda is, above an
+  // aggregation too).
+  if (ExprPtr param = lambda_param(ref.names[0], ctx)) {
+    return field_path(std::move(param), ref.names, 1, ref.position, true);
+  }
   // current_catalog and current_schema are written without parentheses in PostgreSQL.
   const bool session_word =
       ref.names.size() == 1 && (ref.column() == "current_catalog" || ref.column() == "current_schema");
@@ -461,9 +469,6 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   if (ctx.scope == nullptr && local_timestamp) return make_constant(Value::timestamp(local_statement_time()));
   if (ctx.scope == nullptr) {
     throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
-  }
-  if (ExprPtr param = lambda_param(ref.names[0], ctx)) {
-    return field_path(std::move(param), ref.names, 1, ref.position, true);
   }
   std::string table = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
   const ScopeColumn* found = nullptr;

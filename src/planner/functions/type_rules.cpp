@@ -145,8 +145,9 @@ bool can_implicitly_cast(const LogicalType& from, const LogicalType& to) {
 
 bool can_cast_explicitly(const LogicalType& from, const LogicalType& to) {
   if (from == to || from.id() == TypeId::kNull) return true;
-  // Nested types cast to their own kind where the children cast; ARRAY, MAP and ROW to and from JSON are not
+  // Nested types cast to their own kind where the children cast, and to JSON; JSON to ARRAY, MAP or ROW is not
   // supported yet, and neither is any other cast of them.
+  if (from.is_nested() && to.id() == TypeId::kJson) return true;
   if (from.is_nested() || to.is_nested()) return can_cast_nested(from, to);
   // VARCHAR casts to VARBINARY (its UTF-8 bytes); nothing else, VARCHAR included, casts from or to VARBINARY
   // (Presto: bytes become text through from_utf8).
