@@ -63,7 +63,11 @@ int32_t pg_type_oid(const LogicalType& type) {
     case TypeId::kVarchar: return 1043;
     case TypeId::kVarbinary: return 17;
     case TypeId::kJson: return 114;
-    case TypeId::kNull: return 25;
+    case TypeId::kNull:
+    // Nested values reach PostgreSQL clients as text (server/pg_types.cpp sends arrays of flat values as arrays).
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return 25;
   }
   return 25;
 }

@@ -170,6 +170,9 @@ std::string sql_standard_type_name(const LogicalType& type) {
     case TypeId::kVarchar: return "character varying";
     case TypeId::kVarbinary: return "bytea";
     case TypeId::kJson: return "json";
+    case TypeId::kArray: return "ARRAY";  // the SQL standard's data_type of an array column
+    case TypeId::kMap:
+    case TypeId::kRow: return "USER-DEFINED";
   }
   return "unknown";
 }
@@ -193,6 +196,14 @@ std::string trino_type_name(const LogicalType& type) {
     case TypeId::kVarchar: return "varchar";
     case TypeId::kVarbinary: return "varbinary";
     case TypeId::kJson: return "json";
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: {
+      // As the Trino protocol names them: array(integer), map(varchar, bigint), row(x integer, y varchar).
+      std::string name = type.to_string();
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return name;
+    }
   }
   return "unknown";
 }

@@ -48,7 +48,7 @@ LogicalPtr Binder::bind_unnest(const ast::TableFunctionRef& ref, LogicalPtr inpu
   const size_t offset = input->output.size();
   for (size_t i = 0; i < added.size(); ++i) {
     if (ref.alias && i < ref.alias->columns.size()) added[i].name = ref.alias->columns[i];
-    scope.columns.push_back({table, added[i].name, added[i].type, offset + i, false});
+    scope.columns.push_back({table, added[i].name, added[i].type, offset + i, false, ""});
     node->output.push_back(added[i]);
   }
   node->children.push_back(std::move(input));

@@ -341,6 +341,32 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kTzWithLocal:
     case F::kTzWithInstant:
     case F::kFromIso8601Timestamp: return detail::resolve_timestamp_tz(f, args, pos);
+    // The array, map, row and lambda functions are typed where they are bound (binder/bind_nested*.cpp).
+    case F::kArrayConstructor:
+    case F::kRowConstructor:
+    case F::kMapFromArrays:
+    case F::kSubscript:
+    case F::kElementAt:
+    case F::kRowField:
+    case F::kCardinality:
+    case F::kContains:
+    case F::kArrayJoin:
+    case F::kArrayDistinct:
+    case F::kArraySort:
+    case F::kArrayPosition:
+    case F::kArrayMax:
+    case F::kArrayMin:
+    case F::kSlice:
+    case F::kArrayConcat:
+    case F::kSequence:
+    case F::kMapKeys:
+    case F::kMapValues:
+    case F::kMapFromEntries:
+    case F::kSplit:
+    case F::kTransform:
+    case F::kFilter:
+    case F::kReduce:
+      break;
   }
   no_match(f, args, pos);
 }

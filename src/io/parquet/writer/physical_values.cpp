@@ -100,6 +100,11 @@ SchemaElement schema_element_for(const Field& field) {
       throw NotImplemented("column '" + field.name +
                            "': INTERVAL cannot be written to Parquet (its interval type has no microseconds)");
     case TypeId::kNull: throw NotImplemented("column '" + field.name + "': a column of type NULL cannot be written");
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      throw NotImplemented("column '" + field.name + "': " + t.to_string() +
+                           " cannot be written to Parquet yet (nested columns are not written)");
   }
   return e;
 }
