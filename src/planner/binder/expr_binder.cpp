@@ -874,7 +874,17 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
     w.value = bind(*call.args[0], inner);
     if (w.value->type.id() == TypeId::kNull) w.value = Binder::cast_to(w.value, TypeId::kInteger, call.position);
     if (call.args.size() > 1) w.offset = constant_count(*call.args[1], inner, call.name + "'s offset", INT64_MIN);
-    if (call.args.size() > 2) w.fallback = Binder::cast_to(bind(*call.args[2], inner), w.value->type, call.position);
+    if (call.args.size() > 2) {
+      // lag(x, n, default) is of the common type of x and the default (lag(DECIMAL(5,2), 1, 1000.00) is a
+      // DECIMAL(6,2)), as for CASE and COALESCE: the default then fits without a cast that could fail.
+      ExprPtr fallback = bind(*call.args[2], inner);
+      if (fallback->type.id() != TypeId::kNull && fallback->type != w.value->type) {
+        if (auto common = common_super_type(w.value->type, fallback->type)) {
+          w.value = Binder::cast_to(w.value, *common, call.position);
+        }
+      }
+      w.fallback = Binder::cast_to(fallback, w.value->type, call.position);
+    }
     w.result_type = w.value->type;
   } else if (is_aggregate_name(call.name)) {
     w.kind = WindowCall::Kind::kAggregate;
