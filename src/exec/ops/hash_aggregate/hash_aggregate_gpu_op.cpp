@@ -155,7 +155,10 @@ void HashAggregateSinkGpu::finalize(ExecContext& ctx) {
       result_ = empty_result(output_schema_, aggregates_, keys, stream, mr);
     } else {
       const Batch finals = final_values(states, keys, state_aggregates_, stream, mr);
-      result_ = Batch(output_schema_, finals.columns(), finals.num_rows(), gpu::MemoryKind::kDevice, stream);
+      // Without aggregates the states carry the count(*) that state_aggregates adds; the result has the keys only.
+      std::vector<ColumnPtr> columns(finals.columns().begin(),
+                                     finals.columns().begin() + static_cast<ptrdiff_t>(keys + aggregates_.size()));
+      result_ = Batch(output_schema_, std::move(columns), finals.num_rows(), gpu::MemoryKind::kDevice, stream);
     }
     stream.synchronize();
     return;

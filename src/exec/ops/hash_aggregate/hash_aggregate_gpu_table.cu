@@ -609,6 +609,9 @@ struct AggregateTableGpu::Impl {
 
 bool AggregateTableGpu::supports(const Schema& input, const std::vector<size_t>& group_columns,
                                  const std::vector<AggregateSpec>& aggregates) {
+  // GROUP BY without aggregates (DISTINCT, UNION) would take the table with the count(*) of state_aggregates, which
+  // finalize now drops; not enabled until that has run on a GPU (it failed there before the drop: one column too
+  // many in 7 TPC-DS queries).
   if (group_columns.empty() || group_columns.size() > static_cast<size_t>(kMaxTableKeys) || aggregates.empty()) {
     return false;
   }
