@@ -11,6 +11,7 @@
 #include "server/pg_builtins.hpp"
 #include "server/pg_server.hpp"
 #include "server/scram_exchange.hpp"
+#include "server/sql_literal.hpp"
 
 namespace kestrel::server::pg {
 
@@ -138,10 +139,8 @@ bool PgConnection::startup() {
     session_ = server_.backend().open_session(user_, ClientProtocol::kPostgres);
     if (!time_zone_.empty()) {
       // The client's TimeZone is the session zone (the time_zone setting); an unknown zone ends the connection.
-      std::string literal = "'";
-      for (char c : time_zone_) literal += c == '\'' ? std::string("''") : std::string(1, c);
       try {
-        session_->execute("SET time_zone = " + literal + "'");
+        session_->execute("SET time_zone = " + sql_literal(time_zone_));
       } catch (const std::exception&) {
         send_error({"FATAL", "22023", "invalid value for parameter \"TimeZone\": \"" + time_zone_ + "\"", std::nullopt});
         stream_.flush();

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "server/sql_literal.hpp"
 #include "server/trino_errors.hpp"
 
 namespace kestrel::server::trino {
@@ -23,12 +24,6 @@ bool is_setting_name(const std::string& name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   }
   return true;
-}
-
-std::string sql_literal(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
 }
 
 /// Thrown when a session property cannot be applied: already in Trino's form, without a location (the position
