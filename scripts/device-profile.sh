@@ -8,6 +8,7 @@
 # libkestrel-cupti-trace.so ...) and, as scripts/device-validate.sh, .device/site.tar.xz and .device/shared.tar.xz.
 # Writes $OUT/profile-SUITE-sfSF$PROFILE_TAG/{trace.tsv.xz, ranges.txt, explain.txt, timing.txt}. PROFILE_TRACE=0
 # leaves the traced run out (timings and EXPLAIN ANALYZE only: compare settings or KESTREL_* switches with it).
+# KESTREL_BIN names another kestrel binary (an A/B of two builds); KESTREL_DATA_CACHE another data folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SUITE=$1 SF=$2 QUERIES=${3:-}
@@ -15,7 +16,8 @@ for part in bin site shared; do
   dir=$(case $part in site) echo devsite ;; *) echo $part ;; esac)
   [ -d /tmp/$dir ] || [ ! -f .device/$part.tar.xz ] || tar xJf .device/$part.tar.xz -C /tmp || exit 1
 done
-export PYTHONPATH=/tmp/devsite PATH=/tmp/devsite/bin:$PATH KESTREL_DATA_CACHE=/tmp/kestrel-data
+export PYTHONPATH=/tmp/devsite PATH=/tmp/devsite/bin:$PATH KESTREL_DATA_CACHE=${KESTREL_DATA_CACHE:-/tmp/kestrel-data}
+BIN=${KESTREL_BIN:-/tmp/bin/kestrel}
 export KESTREL_SHARED_DIR=/tmp/shared KESTREL_NVCOMP_LIB=/tmp/bin/libnvcomp.so.6
 OUTDIR=${OUT:-/tmp}/profile-$SUITE-sf$SF${PROFILE_TAG:-}
 mkdir -p "$OUTDIR"
@@ -50,11 +52,11 @@ PY
 DATA=$(cat "$script.data")
 echo "data: $DATA ($(du -sh "$DATA" | cut -f1))"
 # The hot statements' wall times, without the tracer.
-/tmp/bin/kestrel --data "$DATA" --device gpu --no-gpu-fallback --timing --format csv -f "$script" \
+"$BIN" --data "$DATA" --device gpu --no-gpu-fallback --timing --format csv -f "$script" \
   >"$OUTDIR/explain.txt" 2>"$OUTDIR/timing.txt" || echo "untraced run failed: $(tail -3 "$OUTDIR/timing.txt")"
 [ "${PROFILE_TRACE:-1}" = 0 ] && { tail -1 "$OUTDIR/timing.txt"; exit 0; }
 CUDA_INJECTION64_PATH=/tmp/bin/libkestrel-cupti-trace.so KESTREL_CUPTI_API=${KESTREL_CUPTI_API:-1} \
-  KESTREL_CUPTI_OUT=$OUTDIR/trace.tsv /tmp/bin/kestrel --data "$DATA" --device gpu --no-gpu-fallback --format csv \
+  KESTREL_CUPTI_OUT=$OUTDIR/trace.tsv "$BIN" --data "$DATA" --device gpu --no-gpu-fallback --format csv \
   -f "$script" >/dev/null 2>"$OUTDIR/traced-stderr.txt" || echo "traced run failed: $(tail -3 "$OUTDIR/traced-stderr.txt")"
 python3 bench/kernel_timeline.py --ranges "$OUTDIR/trace.tsv" >"$OUTDIR/ranges.txt" 2>&1
 python3 bench/kernel_timeline.py --ranges --api "$OUTDIR/trace.tsv" >"$OUTDIR/ranges-api.txt" 2>&1

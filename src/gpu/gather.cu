@@ -42,45 +42,6 @@ __global__ void gather_fixed_kernel(const T* src, const uint32_t* indices, size_
   }
 }
 
-/// One thread per output word: no two threads write the same word.
-__global__ void gather_bits_kernel(const uint8_t* src, const uint32_t* indices, size_t count, uint32_t* dst,
-                                   unsigned long long* valid_count) {
-  const size_t words = (count + 31) / 32;
-  unsigned long long local = 0;
-  for (size_t w = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; w < words;
-       w += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    uint32_t word = 0;
-    const size_t first = w * 32;
-    const size_t last = first + 32 < count ? first + 32 : count;
-    for (size_t i = first; i < last; ++i) {
-      if (bit_at(src, indices[i])) word |= 1u << (i - first);
-    }
-    dst[w] = word;
-    local += __popc(word);
-  }
-  if (local != 0) atomicAdd(valid_count, local);
-}
-
-/// lengths[i] = byte length of string indices[i]; lengths[count] = 0 (so the exclusive scan ends in the total).
-__global__ void string_lengths_kernel(const int64_t* offsets, const uint32_t* indices, size_t count,
-                                      int64_t* lengths) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i <= count;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    lengths[i] = i < count ? offsets[indices[i] + 1] - offsets[indices[i]] : 0;
-  }
-}
-
-__global__ void string_chars_kernel(const int64_t* src_offsets, const char* src_chars, const uint32_t* indices,
-                                    size_t count, const int64_t* dst_offsets, char* dst_chars) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    const char* from = src_chars + src_offsets[indices[i]];
-    char* to = dst_chars + dst_offsets[i];
-    const int64_t n = dst_offsets[i + 1] - dst_offsets[i];
-    for (int64_t k = 0; k < n; ++k) to[k] = from[k];
-  }
-}
-
 /// Scratch memory from `mr`, freed on `stream` when it goes out of scope.
 class Scratch {
  public:
@@ -103,24 +64,33 @@ class Scratch {
 
 }  // namespace
 
+void select_true_rows_async(const uint8_t* values, const uint8_t* validity, size_t rows, uint8_t* flags,
+                            uint32_t* indices, int* selected, Stream stream, MemoryResource& mr) {
+  require_explicit_stream(stream, "select_true_rows_async");
+  if (rows > static_cast<size_t>(INT32_MAX)) throw NotImplemented("GPU filter of a batch over 2^31 rows");
+  if (rows == 0) {
+    KESTREL_CUDA_CHECK(cudaMemsetAsync(selected, 0, sizeof(int), stream.handle()));
+    return;
+  }
+  const int n = static_cast<int>(rows);
+  true_flags_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(values, validity, rows, flags);
+  KESTREL_CUDA_CHECK_LAUNCH();
+  thrust::counting_iterator<uint32_t> row_numbers(0);
+  size_t temp_bytes = 0;
+  KESTREL_CUDA_CHECK(
+      cub::DeviceSelect::Flagged(nullptr, temp_bytes, row_numbers, flags, indices, selected, n, stream.handle()));
+  Scratch temp(temp_bytes, stream, mr);
+  KESTREL_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.as<void>(), temp_bytes, row_numbers, flags, indices, selected, n,
+                                                stream.handle()));
+}
+
 size_t select_true_rows(const uint8_t* values, const uint8_t* validity, size_t rows, uint32_t* indices, Stream stream,
                         MemoryResource& mr) {
   require_explicit_stream(stream, "select_true_rows");
   if (rows == 0) return 0;
-  if (rows > static_cast<size_t>(INT32_MAX)) throw NotImplemented("GPU filter of a batch over 2^31 rows");
-  const int n = static_cast<int>(rows);
   Scratch flags(rows, stream, mr);
   Scratch selected(sizeof(int), stream, mr);
-  true_flags_kernel<<<blocks_for(rows), kBlockThreads, 0, stream.handle()>>>(values, validity, rows,
-                                                                               flags.as<uint8_t>());
-  KESTREL_CUDA_CHECK_LAUNCH();
-  thrust::counting_iterator<uint32_t> row_numbers(0);
-  size_t temp_bytes = 0;
-  KESTREL_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, row_numbers, flags.as<uint8_t>(), indices,
-                                                selected.as<int>(), n, stream.handle()));
-  Scratch temp(temp_bytes, stream, mr);
-  KESTREL_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.as<void>(), temp_bytes, row_numbers, flags.as<uint8_t>(), indices,
-                                                selected.as<int>(), n, stream.handle()));
+  select_true_rows_async(values, validity, rows, flags.as<uint8_t>(), indices, selected.as<int>(), stream, mr);
   int count = 0;
   KESTREL_CUDA_CHECK(cudaMemcpyAsync(&count, selected.as<int>(), sizeof(int), cudaMemcpyDeviceToHost, stream.handle()));
   // The host sizes every gathered column by this count.
@@ -145,41 +115,6 @@ void gather_fixed(size_t width, const void* src, const uint32_t* indices, size_t
     case 16: launch(Bytes<16>{}); break;
     default: throw InternalError("gather_fixed: unsupported width " + std::to_string(width));
   }
-  KESTREL_CUDA_CHECK_LAUNCH();
-}
-
-void gather_bits(const uint8_t* src, const uint32_t* indices, size_t count, uint32_t* dst,
-                 unsigned long long* valid_count, Stream stream) {
-  require_explicit_stream(stream, "gather_bits");
-  if (count == 0) return;
-  gather_bits_kernel<<<blocks_for((count + 31) / 32), kBlockThreads, 0, stream.handle()>>>(src, indices, count, dst,
-                                                                                             valid_count);
-  KESTREL_CUDA_CHECK_LAUNCH();
-}
-
-void gather_string_offsets(const int64_t* src_offsets, const uint32_t* indices, size_t count, int64_t* dst_offsets,
-                           Stream stream, MemoryResource& mr) {
-  require_explicit_stream(stream, "gather_string_offsets");
-  if (count + 1 > static_cast<size_t>(INT32_MAX)) throw NotImplemented("GPU string gather of over 2^31 rows");
-  Scratch lengths((count + 1) * sizeof(int64_t), stream, mr);
-  string_lengths_kernel<<<blocks_for(count + 1), kBlockThreads, 0, stream.handle()>>>(src_offsets, indices, count,
-                                                                                        lengths.as<int64_t>());
-  KESTREL_CUDA_CHECK_LAUNCH();
-  const int n = static_cast<int>(count + 1);
-  size_t temp_bytes = 0;
-  KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, lengths.as<int64_t>(), dst_offsets, n,
-                                                   stream.handle()));
-  Scratch temp(temp_bytes, stream, mr);
-  KESTREL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.as<void>(), temp_bytes, lengths.as<int64_t>(), dst_offsets, n,
-                                                   stream.handle()));
-}
-
-void gather_string_chars(const int64_t* src_offsets, const char* src_chars, const uint32_t* indices, size_t count,
-                         const int64_t* dst_offsets, char* dst_chars, Stream stream) {
-  require_explicit_stream(stream, "gather_string_chars");
-  if (count == 0) return;
-  string_chars_kernel<<<blocks_for(count), kBlockThreads, 0, stream.handle()>>>(src_offsets, src_chars, indices, count,
-                                                                                  dst_offsets, dst_chars);
   KESTREL_CUDA_CHECK_LAUNCH();
 }
 

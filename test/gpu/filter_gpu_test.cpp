@@ -9,6 +9,8 @@
 #include "bool_exprs.hpp"
 #include "gpu_test_env.hpp"
 #include "test_batches.hpp"
+#include "gpu/copy.hpp"
+#include "vector/gather.hpp"
 #include "vector/transfer.hpp"
 
 namespace kestrel::testing {
@@ -40,6 +42,22 @@ class FilterGpuTest : public GpuTest {
         fn(ScalarFunction::kLike, {col(b, "VARCHAR_nulls"), lit(Value::varchar("%a%"))}),
         fn(ScalarFunction::kLess, {col(b, "DOUBLE"), lit(Value::double_value(0.0))}),
     };
+  }
+
+  /// Every value and NULL of `got` (a device batch) equals `want`'s (a host batch).
+  void expect_equal_batches(const Batch& got_device, const Batch& want, const std::string& what) {
+    Batch got = copy_batch(got_device, gpu::host_memory_resource(), stream());
+    ASSERT_EQ(got.num_rows(), want.num_rows()) << what;
+    ASSERT_EQ(got.num_columns(), want.num_columns()) << what;
+    for (size_t c = 0; c < want.num_columns(); ++c) {
+      const Column& w = *want.column(c);
+      const Column& g = *got.column(c);
+      ASSERT_EQ(g.type(), w.type());
+      EXPECT_EQ(g.null_count(), w.null_count()) << what << " column " << c;
+      for (size_t r = 0; r < w.length(); ++r) {
+        ASSERT_EQ(g.value_at(r), w.value_at(r)) << what << " column " << want.schema()->field(c).name << " row " << r;
+      }
+    }
   }
 
   void expect_same(const plan::Expr& predicate, const Batch& host, const Batch& device) {
@@ -101,6 +119,46 @@ TEST_F(FilterGpuTest, EmptyBatchPassesThrough) {
   Batch device = copy_batch(host, device_mr(), stream());
   Batch result = exec::apply_filter_gpu(*lit(Value::boolean(true)), device, stream(), device_mr());
   EXPECT_EQ(result.num_rows(), 0u);
+}
+
+// Several batches gathered together (one fused launch per step, one read back) give what the host gather gives
+// each: rows repeated and out of order, no rows, more columns than one launch takes.
+TEST_F(FilterGpuTest, GatherBatchesMatchesHostGather) {
+  Batch wide = make_all_types_batch(1000, 5);
+  Batch narrow = make_all_types_batch(40, 6);
+  std::vector<Field> fields;
+  std::vector<ColumnPtr> columns;
+  for (int copy = 0; copy < 3; ++copy) {  // over 32 columns with NULLs and strings: several launches
+    for (size_t c = 0; c < narrow.num_columns(); ++c) {
+      fields.push_back(Field{narrow.schema()->field(c).name + std::to_string(copy), narrow.schema()->field(c).type});
+      columns.push_back(narrow.column(c));
+    }
+  }
+  Batch tripled(std::make_shared<Schema>(std::move(fields)), std::move(columns), narrow.num_rows(),
+                gpu::MemoryKind::kHost);
+  std::vector<Batch> hosts = {wide, narrow, tripled};
+  std::vector<RowIndices> picks(3);
+  uint32_t x = 12345;
+  for (int k = 0; k < 700; ++k) picks[0].push_back((x = x * 1103515245u + 12345u) % 1000);
+  for (uint32_t r = 40; r-- > 0;) picks[2].push_back(r % 7 == 0 ? 3 : r);  // reversed, with repeats
+  // picks[1] stays empty: a request of no rows.
+  std::vector<Batch> devices;
+  std::vector<BufferPtr> index_buffers;
+  std::vector<exec::GatherRequest> requests;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    devices.push_back(copy_batch(hosts[i], device_mr(), stream()));
+    index_buffers.push_back(Buffer::allocate(std::max<size_t>(picks[i].size(), 1) * 4, device_mr(), stream()));
+    gpu::copy_bytes(index_buffers[i]->data(), gpu::MemoryKind::kDevice, picks[i].data(), gpu::MemoryKind::kHost,
+                    picks[i].size() * 4, stream());
+  }
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    requests.push_back(exec::GatherRequest{&devices[i], index_buffers[i]->as<uint32_t>(), picks[i].size()});
+  }
+  std::vector<Batch> got = exec::gather_batches_gpu(requests, stream(), device_mr());
+  ASSERT_EQ(got.size(), hosts.size());
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    expect_equal_batches(got[i], gather_batch(hosts[i], picks[i]), "request " + std::to_string(i));
+  }
 }
 
 }  // namespace

@@ -153,10 +153,13 @@ Batch gather_pairs_gpu(const Batch& probe, const Batch& build, const uint32_t* p
                        size_t count, const SchemaPtr& pair_schema, gpu::Stream stream, gpu::MemoryResource& mr,
                        bool probe_identity) {
   KESTREL_CHECK(!probe_identity || count == probe.num_rows());
-  Batch p = probe_identity ? probe : gather_batch_gpu(probe, probe_rows, count, stream, mr);
-  Batch b = gather_batch_gpu(build, build_rows, count, stream, mr);
-  std::vector<ColumnPtr> columns = p.columns();
-  for (const auto& c : b.columns()) columns.push_back(c);
+  // Both sides in one gather: one read back of their NULL counts and string sizes.
+  std::vector<GatherRequest> requests;
+  if (!probe_identity) requests.push_back(GatherRequest{&probe, probe_rows, count});
+  requests.push_back(GatherRequest{&build, build_rows, count});
+  std::vector<Batch> gathered = gather_batches_gpu(requests, stream, mr);
+  std::vector<ColumnPtr> columns = probe_identity ? probe.columns() : gathered.front().columns();
+  for (const auto& c : gathered.back().columns()) columns.push_back(c);
   KESTREL_CHECK_EQ(columns.size(), pair_schema->size());
   return Batch(pair_schema, std::move(columns), count, gpu::MemoryKind::kDevice, stream);
 }
