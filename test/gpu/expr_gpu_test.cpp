@@ -163,6 +163,35 @@ TEST_F(GpuExprTest, ComparisonsAndLogic) {
     v.push_back(node(ExprKind::kInList, BOOL, {col(b, "dict"), lit(Value::varchar("AIR")), lit(Value::null(TypeId::kVarchar))}));
     v.push_back(node(ExprKind::kInList, BOOL, {plan::make_cast(col(b, "TINYINT_nulls"), TypeId::kInteger),
                                               lit(Value::integer(1)), lit(Value::integer(-5)), lit(Value::integer(100))}));
+    // Longer lists of constants search the sorted items: every searched kind, repeats, NULL items, a dictionary.
+    std::vector<ExprPtr> tiny{col(b, "TINYINT_nulls")}, tiny_null{col(b, "TINYINT")}, letters, letters_null;
+    for (int k = -128; k < 128; k += 5) {
+      tiny.push_back(lit(Value::tinyint(static_cast<int8_t>(k))));
+      tiny_null.push_back(lit(Value::tinyint(static_cast<int8_t>(-k / 2))));  // repeats
+    }
+    tiny_null.push_back(lit(Value::null(TypeId::kTinyInt)));
+    v.push_back(node(ExprKind::kInList, BOOL, tiny));
+    v.push_back(node(ExprKind::kInList, BOOL, tiny_null));
+    // The first letter of random strings (empty strings give ''): a VARCHAR computed by an expression.
+    auto first = fn(ScalarFunction::kSubstring, TypeId::kVarchar,
+                    {col(b, "VARCHAR_nulls"), lit(Value::bigint(1)), lit(Value::bigint(1))});
+    letters.push_back(first);
+    for (char c : std::string("zbdfhjlnprtvx")) letters.push_back(lit(Value::varchar(std::string(1, c))));
+    letters.push_back(lit(Value::varchar("")));
+    letters.push_back(lit(Value::varchar("bb")));
+    v.push_back(node(ExprKind::kInList, BOOL, letters));
+    letters[0] = fn(ScalarFunction::kSubstring, TypeId::kVarchar,
+                    {col(b, "VARCHAR"), lit(Value::bigint(2)), lit(Value::bigint(1))});
+    letters.push_back(lit(Value::null(TypeId::kVarchar)));
+    v.push_back(node(ExprKind::kInList, BOOL, letters));
+    v.push_back(node(ExprKind::kInList, BOOL, {col(b, "dict"), lit(Value::varchar("AIR")), lit(Value::varchar("SHIP")),
+                                              lit(Value::varchar("MAIL")), lit(Value::null(TypeId::kVarchar))}));
+    v.push_back(node(ExprKind::kInList, BOOL, {col(b, "BOOLEAN_nulls"), lit(Value::boolean(true)),
+                                              lit(Value::boolean(true)), lit(Value::boolean(true))}));
+    v.push_back(node(ExprKind::kInList, BOOL, {col(b, "DECIMAL(38,10)_nulls"), lit(Value::decimal(5, 38, 10)),
+                                              lit(Value::decimal(-7, 38, 10)), lit(Value::null(LogicalType::decimal(38, 10)))}));
+    v.push_back(node(ExprKind::kInList, BOOL, {col(b, "DATE"), lit(Value::date(1)), lit(Value::date(-1)),
+                                              lit(Value::date(3))}));
     return v;
   };
   run_all({}, kSizes);

@@ -62,6 +62,9 @@ DeviceArg arg_of(const DeviceOperand& o) {
 
 bool has_validity(const DeviceOperand& o) { return o.column->validity() != nullptr; }
 
+/// x IN (constants) with more items than this searches the sorted items (one launch) instead of comparing each.
+constexpr size_t kMinInSetItems = 3;
+
 class GpuEvaluator {
  public:
   GpuEvaluator(const Batch& batch, gpu::Stream stream, gpu::MemoryResource& mr, int* status)
@@ -150,6 +153,8 @@ class GpuEvaluator {
   /// The VARCHAR result of a CASE: row i takes the string (or NULL) of pieces[branch_of[i]], as a plain column.
   ColumnPtr select_strings(std::vector<DeviceOperand>& pieces, const uint8_t* branch_of, size_t rows);
   DeviceOperand in_list(const plan::Expr& e, const Scope& scope);
+  /// x IN (constants) by one search of the sorted items; nothing when x's type has no such search (floats).
+  std::optional<DeviceOperand> in_set(const plan::Expr& e, const DeviceOperand& x);
   DeviceOperand spread(const Column& encoded, const DeviceOperand& per_entry);
   DeviceOperand device_flags(size_t count, int** flags);
 
@@ -728,14 +733,17 @@ DeviceOperand GpuEvaluator::in_list(const plan::Expr& e, const Scope& scope) {
   // An item that may raise runs only on the rows not matched yet (the IN as its OR).
   if (const plan::ExprPtr as_or = lazy_in_list(e)) return logic_lazy(*as_or, scope);
   DeviceOperand x = eval(*e.children[0], scope);
-  std::vector<DeviceOperand> items;
-  bool items_constant = true;
-  for (size_t i = 1; i < e.children.size(); ++i) {
-    items.push_back(eval(*e.children[i], scope));
-    items_constant &= items.back().constant;
-  }
-  // x IN (a, b) is x = a OR x = b, which gives exactly SQL's NULL rules.
+  const bool items_constant = std::all_of(e.children.begin() + 1, e.children.end(),
+                                          [](const plan::ExprPtr& c) { return c->kind == ExprKind::kConstant; });
+  std::vector<DeviceOperand> items;  // evaluated when the search does not apply
+  // x IN (a, b) is x = a OR x = b, which gives exactly SQL's NULL rules. Constant items: one search instead.
   auto matches = [&](GpuEvaluator& on, const DeviceOperand& value) {
+    if (items_constant && e.children.size() > kMinInSetItems) {
+      if (std::optional<DeviceOperand> found = on.in_set(e, value)) return *found;
+    }
+    if (items.empty()) {
+      for (size_t i = 1; i < e.children.size(); ++i) items.push_back(eval(*e.children[i], scope));
+    }
     std::vector<DeviceOperand> equal;
     for (const DeviceOperand& item : items) equal.push_back(on.compare(ScalarFunction::kEqual, value, item));
     return on.logic(false, equal);
@@ -748,6 +756,94 @@ DeviceOperand GpuEvaluator::in_list(const plan::Expr& e, const Scope& scope) {
     return spread(encoded, matches(entries, DeviceOperand{encoded.dictionary(), false, false}));
   }
   return matches(*this, x);
+}
+
+std::optional<InSetKind> in_set_kind(const LogicalType& t) {
+  switch (t.id()) {
+    case TypeId::kBoolean:
+    case TypeId::kTinyInt: return InSetKind::kInt8;
+    case TypeId::kSmallInt: return InSetKind::kInt16;
+    case TypeId::kInteger:
+    case TypeId::kDate: return InSetKind::kInt32;
+    case TypeId::kBigInt:
+    case TypeId::kTimestamp: return InSetKind::kInt64;
+    case TypeId::kDecimal: return t.is_wide_decimal() ? InSetKind::kInt128 : InSetKind::kInt64;
+    case TypeId::kVarchar: return InSetKind::kString;
+    default: return std::nullopt;  // REAL and DOUBLE compare -0.0 and NaN by value, not by their bits
+  }
+}
+
+/// A value of `width` bytes (a signed integer as stored), widened to 128 bits.
+int128_t widen(const void* bytes, size_t width) {
+  switch (width) {
+    case 1: { int8_t v; std::memcpy(&v, bytes, 1); return v; }
+    case 2: { int16_t v; std::memcpy(&v, bytes, 2); return v; }
+    case 4: { int32_t v; std::memcpy(&v, bytes, 4); return v; }
+    case 8: { int64_t v; std::memcpy(&v, bytes, 8); return v; }
+    default: { int128_t v; std::memcpy(&v, bytes, 16); return v; }
+  }
+}
+
+std::optional<DeviceOperand> GpuEvaluator::in_set(const plan::Expr& e, const DeviceOperand& x) {
+  const LogicalType& type = x.column->type();
+  const std::optional<InSetKind> kind = in_set_kind(type);
+  if (!kind || x.column->is_dictionary()) return std::nullopt;
+  InSet set;
+  std::vector<int128_t> keys;
+  std::vector<std::string> strings;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    const plan::Expr& item = *e.children[i];
+    if (item.constant.is_null()) {
+      set.has_null = true;
+    } else if (*kind == InSetKind::kString) {
+      strings.push_back(item.constant.as_string());
+    } else {
+      if (!(item.type == type)) return std::nullopt;
+      ColumnPtr host = constant_column(item.constant, type, gpu::host_memory_resource());
+      keys.push_back(widen(host->values()->data(), type.physical_width()));
+    }
+  }
+  // The items sorted and distinct, in the order the kernel searches (signed values; strings bytewise).
+  std::vector<uint8_t> bytes;
+  if (*kind == InSetKind::kString) {
+    std::sort(strings.begin(), strings.end());
+    strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+    std::vector<int64_t> offsets{0};
+    for (const std::string& str : strings) offsets.push_back(offsets.back() + static_cast<int64_t>(str.size()));
+    bytes.resize(offsets.size() * sizeof(int64_t) + static_cast<size_t>(offsets.back()));
+    std::memcpy(bytes.data(), offsets.data(), offsets.size() * sizeof(int64_t));
+    size_t at = offsets.size() * sizeof(int64_t);
+    for (const std::string& str : strings) {
+      std::memcpy(bytes.data() + at, str.data(), str.size());
+      at += str.size();
+    }
+    set.count = static_cast<int>(strings.size());
+  } else {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (*kind == InSetKind::kInt128) {
+      bytes.resize(keys.size() * sizeof(int128_t));
+      std::memcpy(bytes.data(), keys.data(), bytes.size());
+    } else {
+      std::vector<int64_t> narrow(keys.begin(), keys.end());
+      bytes.resize(narrow.size() * sizeof(int64_t));
+      std::memcpy(bytes.data(), narrow.data(), bytes.size());
+    }
+    set.count = static_cast<int>(keys.size());
+  }
+  BufferPtr device = Buffer::allocate(std::max<size_t>(bytes.size(), 16), mr_, stream_);
+  gpu::copy_bytes(device->data(), gpu::MemoryKind::kDevice, bytes.data(), gpu::MemoryKind::kHost, bytes.size(),
+                  stream_);
+  if (*kind == InSetKind::kString) {
+    set.offsets = device->as<int64_t>();
+    set.chars = device->as<char>() + (strings.size() + 1) * sizeof(int64_t);
+  } else {
+    set.values = device->data();
+  }
+  const size_t rows = x.constant ? 1 : batch_.num_rows();
+  ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(x) || set.has_null);
+  launch_in_set(*kind, arg_of(x), set, out_of(out), rows, stream_);
+  return DeviceOperand{out, x.constant, false};
 }
 
 DeviceOperand GpuEvaluator::device_flags(size_t count, int** flags) {

@@ -62,6 +62,20 @@ void launch_negate(const LogicalType& type, DeviceArg a, DeviceOut out, size_t r
 void launch_compare(const LogicalType& type, plan::ScalarFunction f, DeviceArg a, DeviceArg b, DeviceOut out,
                     size_t rows, gpu::Stream stream);
 
+/// The sorted distinct non-NULL items of `x IN (constants)` on the device: `values` (keys of the kind's key type:
+/// int64 sign-extended, or int128) or, for strings, `offsets` (count + 1) and `chars` in bytewise order.
+struct InSet {
+  const void* values = nullptr;
+  const int64_t* offsets = nullptr;
+  const char* chars = nullptr;
+  int count = 0;
+  bool has_null = false;  ///< a NULL item: no match gives NULL instead of FALSE
+};
+/// How x's values are read: signed integers of 1 to 16 bytes (integers, DATE, TIMESTAMP, DECIMAL, BOOLEAN) or strings.
+enum class InSetKind : uint8_t { kInt8, kInt16, kInt32, kInt64, kInt128, kString };
+/// x IN set into BOOLEAN bytes with SQL's NULL rules (NULL x: NULL; no match with a NULL item: NULL).
+void launch_in_set(InSetKind kind, DeviceArg x, InSet set, DeviceOut out, size_t rows, gpu::Stream stream);
+
 /// Two-operand AND / OR with three-valued logic.
 void launch_logic(bool is_and, DeviceArg a, DeviceArg b, DeviceOut out, size_t rows, gpu::Stream stream);
 void launch_not(DeviceArg a, DeviceOut out, size_t rows, gpu::Stream stream);
