@@ -143,6 +143,7 @@ class GpuEvaluator {
   DeviceOperand string_search(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand replace(const std::vector<DeviceOperand>& args);
   DeviceOperand math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand double_math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
   DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
@@ -368,7 +369,27 @@ DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<Devi
     case ScalarFunction::kRound:
     case ScalarFunction::kFloor:
     case ScalarFunction::kCeil:
-    case ScalarFunction::kSqrt: return math(e, args, scope);
+    case ScalarFunction::kSqrt:
+    case ScalarFunction::kTruncate: return math(e, args, scope);
+    case ScalarFunction::kLn:
+    case ScalarFunction::kLog10:
+    case ScalarFunction::kLog2:
+    case ScalarFunction::kExp:
+    case ScalarFunction::kCbrt:
+    case ScalarFunction::kPower:
+    case ScalarFunction::kSin:
+    case ScalarFunction::kCos:
+    case ScalarFunction::kTan:
+    case ScalarFunction::kAsin:
+    case ScalarFunction::kAcos:
+    case ScalarFunction::kAtan:
+    case ScalarFunction::kSinh:
+    case ScalarFunction::kCosh:
+    case ScalarFunction::kTanh:
+    case ScalarFunction::kAtan2:
+    case ScalarFunction::kIsNan:
+    case ScalarFunction::kIsFinite:
+    case ScalarFunction::kIsInfinite: return double_math(e, args, scope);
     case ScalarFunction::kExtract:
     case ScalarFunction::kDateAddInterval:
     case ScalarFunction::kDateSubtractInterval:
@@ -579,7 +600,7 @@ DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOp
   }
   const LogicalType& x_type = args[0].column->type();
   const bool rounding = e.function == ScalarFunction::kRound || e.function == ScalarFunction::kFloor ||
-                        e.function == ScalarFunction::kCeil;
+                        e.function == ScalarFunction::kCeil || e.function == ScalarFunction::kTruncate;
   // Integers are their own round, floor and ceil (as on the CPU).
   if (rounding && args.size() == 1 && x_type.is_integral()) return args[0];
   bool constant_shape = false;
@@ -588,6 +609,20 @@ DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOp
   const DeviceArg digits = args.size() > 1 ? arg_of(args[1]) : DeviceArg{};
   launch_math(e.function, x_type, e.type, arg_of(args[0]), args.size() > 1 ? &digits : nullptr, out_of(out), rows,
               errors(scope, constant_shape), stream_);
+  return DeviceOperand{out, constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::double_math(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                        const Scope& scope) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), e.type);
+  }
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
+  const DeviceArg second = args.size() > 1 ? arg_of(args[1]) : DeviceArg{};
+  launch_double_math(e.function, arg_of(args[0]), args.size() > 1 ? &second : nullptr, out_of(out), rows,
+                     errors(scope, constant_shape), stream_);
   return DeviceOperand{out, constant_shape, false};
 }
 

@@ -227,11 +227,35 @@ bool function_supported(const Expr& e) {
     case ScalarFunction::kRound:
     case ScalarFunction::kFloor:
     case ScalarFunction::kCeil:
+    case ScalarFunction::kTruncate:
     case ScalarFunction::kSqrt: {
       if (e.children.empty() || e.children.size() > 2) return false;
       const bool digits = e.children.size() == 2;
       if (digits && !has_type(*e.children[1], TypeId::kInteger)) return false;
       return gpu_expr::math_supported_types(e.function, e.children[0]->type, e.type, digits) && children_supported(e);
+    }
+    case ScalarFunction::kLn:
+    case ScalarFunction::kLog10:
+    case ScalarFunction::kLog2:
+    case ScalarFunction::kExp:
+    case ScalarFunction::kCbrt:
+    case ScalarFunction::kPower:
+    case ScalarFunction::kSin:
+    case ScalarFunction::kCos:
+    case ScalarFunction::kTan:
+    case ScalarFunction::kAsin:
+    case ScalarFunction::kAcos:
+    case ScalarFunction::kAtan:
+    case ScalarFunction::kSinh:
+    case ScalarFunction::kCosh:
+    case ScalarFunction::kTanh:
+    case ScalarFunction::kAtan2:
+    case ScalarFunction::kIsNan:
+    case ScalarFunction::kIsFinite:
+    case ScalarFunction::kIsInfinite: {
+      if (e.children.empty() || e.children.size() > 2) return false;
+      const LogicalType* y = e.children.size() == 2 ? &e.children[1]->type : nullptr;
+      return gpu_expr::double_math_supported(e.function, e.children[0]->type, y, e.type) && children_supported(e);
     }
     case ScalarFunction::kLpad:
     case ScalarFunction::kRpad:
@@ -239,9 +263,6 @@ bool function_supported(const Expr& e) {
     case ScalarFunction::kSplitPart:
     case ScalarFunction::kChr:
     case ScalarFunction::kCodepoint:
-    case ScalarFunction::kTruncate:
-    case ScalarFunction::kCbrt:
-    case ScalarFunction::kLog2:
     case ScalarFunction::kDateAdd:
     case ScalarFunction::kDateDiff:
     case ScalarFunction::kLastDayOfMonth: return false;  // Presto's functions: CPU only so far (issue 15)

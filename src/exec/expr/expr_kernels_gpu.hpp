@@ -210,13 +210,21 @@ void launch_replace_offsets(DeviceArg s, DeviceArg from, DeviceArg to, int64_t* 
 void launch_replace_copy(DeviceArg s, DeviceArg from, DeviceArg to, const int64_t* offsets, char* chars, size_t rows,
                          gpu::Stream stream);
 
-/// abs, sign, round, floor, ceil (round with INTEGER `digits` when given) and sqrt of numeric `x` into `result`
+/// abs, sign, round, floor, ceil, truncate (round with INTEGER `digits` when given) and sqrt of numeric `x` into `result`
 /// with the CPU's rules; round/floor/ceil of integers without digits are the integers themselves and are not
 /// launched. Throws NotImplemented for combinations math_supported_types refuses.
 void launch_math(plan::ScalarFunction f, const LogicalType& x_type, const LogicalType& result, DeviceArg x,
                  const DeviceArg* digits, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream);
 /// True when launch_math (or the evaluator's pass-through of integer rounding) computes `f` of `x` into `result`.
 bool math_supported_types(plan::ScalarFunction f, const LogicalType& x, const LogicalType& result, bool has_digits);
+
+/// ln, log2, log10, exp, cbrt, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh (DOUBLE -> DOUBLE), power and
+/// atan2 (`y` the second DOUBLE operand), is_nan, is_finite, is_infinite (DOUBLE -> BOOLEAN), with the CPU's errors.
+void launch_double_math(plan::ScalarFunction f, DeviceArg x, const DeviceArg* y, DeviceOut out, size_t rows,
+                        ErrorScope err, gpu::Stream stream);
+/// True when launch_double_math computes `f` of `x` (and `y`, null for one operand) into `result`.
+bool double_math_supported(plan::ScalarFunction f, const LogicalType& x, const LogicalType* y,
+                           const LogicalType& result);
 
 /// A VARCHAR constant repeated `rows` times (`len` bytes at `value`).
 void launch_broadcast_string(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows,

@@ -1,4 +1,4 @@
-/// abs, sign, round, floor, ceil and sqrt on the GPU, with the CPU's per-value rules (math_ops.hpp, math.cpp).
+/// abs, sign, round, floor, ceil, truncate and sqrt on the GPU, with the CPU's per-value rules (math_ops.hpp, math.cpp).
 
 #include <cmath>
 #include <type_traits>
@@ -46,7 +46,10 @@ template <typename T>
 struct FloatRoundLike {
   ScalarFunction f;
   __device__ bool operator()(T v, T& r) const {
-    r = f == ScalarFunction::kRound ? round(v) : f == ScalarFunction::kFloor ? floor(v) : ceil(v);
+    r = f == ScalarFunction::kRound   ? round(v)
+        : f == ScalarFunction::kFloor ? floor(v)
+        : f == ScalarFunction::kCeil  ? ceil(v)
+                                      : trunc(v);
     return false;
   }
 };
@@ -57,7 +60,8 @@ struct DecimalRoundLike {
   __device__ bool operator()(S v, R& r) const {
     const S q = f == ScalarFunction::kRound   ? ops::round_decimal_to_integer(v, divisor)
                 : f == ScalarFunction::kFloor ? ops::floor_decimal(v, divisor)
-                                              : ops::ceil_decimal(v, divisor);
+                : f == ScalarFunction::kCeil  ? ops::ceil_decimal(v, divisor)
+                                              : v / divisor;  // truncate: toward zero
     r = static_cast<R>(q);
     return false;
   }
@@ -134,6 +138,7 @@ bool math_supported_types(ScalarFunction f, const LogicalType& x, const LogicalT
     case ScalarFunction::kRound:
     case ScalarFunction::kFloor:
     case ScalarFunction::kCeil:
+    case ScalarFunction::kTruncate:
       // Floats with digits would need the CPU's pow and division to the last bit.
       if (has_digits) return !floating && result.id() == x.id();
       if (decimal) return result.id() == TypeId::kDecimal && result.scale() == 0;
@@ -165,7 +170,7 @@ void launch_math(ScalarFunction f, const LogicalType& x_type, const LogicalType&
       case ScalarFunction::kSqrt:
         if constexpr (std::is_same_v<S, double>) return launch_map<S, S>(x, out, rows, err, stream, Sqrt{});
         break;
-      default:  // round, floor, ceil
+      default:  // round, floor, ceil, truncate
         if (digits != nullptr) {
           if constexpr (!is_float_v<S>) {
             if (!decimal) return launch_digits<S, S>(x, *digits, out, rows, err, stream, IntegerRoundDigits<S>{});
