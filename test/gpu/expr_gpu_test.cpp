@@ -606,7 +606,7 @@ TEST_F(GpuExprTest, CaseOfStrings) {
 TEST_F(GpuExprTest, UnsupportedIsNotImplemented) {
   Batch host = make_all_types_batch(10, 1);
   Batch device = copy_batch(host, device_mr(), stream());
-  auto e = fn(ScalarFunction::kLn, TypeId::kDouble, {col(host, "DOUBLE")});
+  auto e = fn(ScalarFunction::kReverse, TypeId::kVarchar, {col(host, "VARCHAR")});
   EXPECT_THROW(exec::evaluate_gpu(*e, device, stream(), device_mr()), NotImplemented);
 }
 

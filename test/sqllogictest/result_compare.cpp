@@ -69,8 +69,12 @@ std::string render_integer(const Value& value) {
 }
 
 std::string render_real(const Value& value) {
+  const double d = numeric_as_double(value);
+  // SQL has one NaN: its sign bit (which the host's and the device's math libraries set differently) is not shown,
+  // as in Kestrel's own output.
+  if (std::isnan(d)) return "nan";
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.3f", numeric_as_double(value));
+  std::snprintf(buf, sizeof(buf), "%.3f", d);
   return buf;
 }
 

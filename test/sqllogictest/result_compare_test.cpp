@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace kestrel::slt {
 namespace {
 
@@ -61,6 +63,9 @@ TEST(ResultCompare, RenderReals) {
   EXPECT_EQ(render_value(Value::double_value(-1.23456), 'R'), "-1.235");
   EXPECT_EQ(render_value(Value::real(0.5f), 'R'), "0.500");
   EXPECT_EQ(render_value(Value::decimal(12345, 10, 2), 'R'), "123.450");
+  // NaN whatever its sign bit.
+  EXPECT_EQ(render_value(Value::double_value(std::nan("")), 'R'), "nan");
+  EXPECT_EQ(render_value(Value::double_value(-std::nan("")), 'R'), "nan");
   // Text letter on numbers gives their own text.
   EXPECT_EQ(render_value(Value::decimal(12345, 10, 2), 'T'), "123.45");
   EXPECT_EQ(render_value(Value::double_value(2.5), 'T'), "2.5");
