@@ -183,7 +183,7 @@ enum class ScalarFunction : uint16_t {
   kBitLength,             ///< VARCHAR -> BIGINT bits of its UTF-8 bytes
   kJaroWinklerSimilarity, ///< (VARCHAR, VARCHAR) -> DOUBLE, over code points
   kLongestCommonPrefix,   ///< (VARCHAR, VARCHAR) -> VARCHAR, whole code points
-  kSplitToMap,            ///< (VARCHAR s, VARCHAR entry_delimiter, VARCHAR key_value_delimiter) -> MAP(VARCHAR, VARCHAR)
+  kSplitToMap,            ///< (VARCHAR s, VARCHAR entry_delim, VARCHAR key_value_delim) -> MAP(VARCHAR, VARCHAR)
   kSplitToMultimap,       ///< the same -> MAP(VARCHAR, ARRAY(VARCHAR)), values in order
   kWordStem,              ///< (VARCHAR word[, VARCHAR lang]) -> VARCHAR: the Porter stem of an English word
   kNormalize,             ///< (VARCHAR[, VARCHAR form NFC/NFD/NFKC/NFKD]) -> VARCHAR (utf8proc)

@@ -22,7 +22,9 @@ class Stem {
   static bool vowel_letter(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y'; }
   bool vowel(size_t i) const { return vowel_letter(w_[i]); }
 
-  bool ends_with(std::string_view s) const { return w_.size() >= s.size() && w_.compare(w_.size() - s.size(), s.size(), s) == 0; }
+  bool ends_with(std::string_view s) const {
+    return w_.size() >= s.size() && w_.compare(w_.size() - s.size(), s.size(), s) == 0;
+  }
   /// Whether the suffix of `n` letters lies in R1 (R2).
   bool in_r1(size_t n) const { return w_.size() - n >= r1_; }
   bool in_r2(size_t n) const { return w_.size() - n >= r2_; }

@@ -43,7 +43,8 @@ void for_each_match(const re2::RE2& re, std::string_view text, size_t from, std:
   size_t pos = from;
   const re2::StringPiece piece(text.data(), text.size());
   while (pos <= text.size()) {
-    if (!re.Match(piece, pos, text.size(), re2::RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) return;
+    const int n = static_cast<int>(groups.size());
+    if (!re.Match(piece, pos, text.size(), re2::RE2::UNANCHORED, groups.data(), n)) return;
     const size_t begin = static_cast<size_t>(groups[0].data() - text.data());
     const size_t end = begin + groups[0].size();
     if (!fn(begin, end)) return;

@@ -96,7 +96,9 @@ Value split_to_multimap(const plan::Expr& e, std::string_view s, std::string_vie
 /// regexp_extract_all(s, pattern[, group]): the group (default 0, the whole match) of every match; NULL elements
 /// where the group took no part in a match.
 Value regexp_extract_all(const plan::Expr& e, const re2::RE2& re, std::string_view s, int64_t group) {
-  if (group < 0) raise_nested(e, "regexp_extract_all: group must not be negative, got " + std::to_string(group), "22023");
+  if (group < 0) {
+    raise_nested(e, "regexp_extract_all: group must not be negative, got " + std::to_string(group), "22023");
+  }
   if (group > re.NumberOfCapturingGroups()) {
     raise_nested(e, "regexp_extract_all: pattern '" + re.pattern() + "' has " +
                         std::to_string(re.NumberOfCapturingGroups()) + " groups, no group " + std::to_string(group),

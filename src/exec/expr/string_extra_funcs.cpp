@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,9 @@ double jaro_winkler(const std::vector<uint32_t>& a, const std::vector<uint32_t>&
     ++j;
   }
   const double m = static_cast<double>(matches);
+  const double transpositions = static_cast<double>(out_of_order / 2);
   const double jaro =
-      (m / static_cast<double>(a.size()) + m / static_cast<double>(b.size()) + (m - static_cast<double>(out_of_order / 2)) / m) / 3.0;
+      (m / static_cast<double>(a.size()) + m / static_cast<double>(b.size()) + (m - transpositions) / m) / 3.0;
   if (jaro < 0.7) return jaro;
   size_t prefix = 0;
   while (prefix < 4 && prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
@@ -136,7 +138,8 @@ Operand string_extra_kernel(const plan::Expr& e, const std::vector<Operand>& arg
       });
     }
     case F::kWordStem: {
-      const std::optional<StringReader> language = args.size() > 1 ? std::optional(StringReader(args[1])) : std::nullopt;
+      std::optional<StringReader> language;
+      if (args.size() > 1) language.emplace(args[1]);
       return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
         if (language && (*language)[i] != "en") {
           throw InvalidInput("word_stem: unknown stemmer language '" + std::string((*language)[i]) +
@@ -148,7 +151,8 @@ Operand string_extra_kernel(const plan::Expr& e, const std::vector<Operand>& arg
       });
     }
     case F::kNormalize: {
-      const std::optional<StringReader> form = args.size() > 1 ? std::optional(StringReader(args[1])) : std::nullopt;
+      std::optional<StringReader> form;
+      if (args.size() > 1) form.emplace(args[1]);
       const utf8proc_option_t nfc = normalization_form("NFC");
       return map_rows_to_string(args, rows, ctx, [&](size_t i, std::string& out) {
         append_normalized(out, a[i], form ? normalization_form((*form)[i]) : nfc);

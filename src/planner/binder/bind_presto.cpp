@@ -115,7 +115,8 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     if (!call.args.empty()) wrong_arity(call);
     const int32_t zone = Binder::SessionTimeZone::current();
     const int64_t local = tz::utc_to_local(zone, binder_.statement_time());
-    return make_constant(Value::varchar(time_of_day_text(local, call.name == "current_time" ? tz::zone_name(zone) : "")));
+    const std::string zone_text = call.name == "current_time" ? tz::zone_name(zone) : "";
+    return make_constant(Value::varchar(time_of_day_text(local, zone_text)));
   }
   if (call.name == "date") {
     // date(x) is CAST(x AS DATE).

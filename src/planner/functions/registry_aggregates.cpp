@@ -167,7 +167,8 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate("var_pop", {"var_pop(x) -> DOUBLE", "The population variance of x.", kSkipsNulls,
                           "var_pop(x) FROM (VALUES (1), (3)) AS t(x)", "1.0"}),
     // More aggregates (issue 15): CPU only, single mode (aggregate_collected.hpp).
-    aggregate("reduce_agg", {"reduce_agg(x T, initial S, input_function (S, T) -> S, combine_function (S, S) -> S) -> S",
+    aggregate("reduce_agg", {"reduce_agg(x T, initial S, input_function (S, T) -> S, combine_function (S, S) -> S) "
+                             "-> S",
                              "The state folded over the group's non-NULL x with input_function, from initial; Kestrel "
                              "folds each group in one pass, so combine_function is not called. An error when "
                              "initial is NULL.", "NULL x are skipped; NULL when no x is left.",
@@ -245,7 +246,7 @@ constexpr FunctionEntry kAggregates[] = {
                                        "or with method 'fixed_histogram_mle' the maximum-likelihood estimate over "
                                        "buckets equal bins of [min, max] (an error for x outside it). The method "
                                        "'fixed_histogram_jacknife' is not supported.", "Rows with a NULL x or weight "
-                                       "are skipped; NULL when none is left.", "round(differential_entropy(1000, x, "
+                                       "are skipped; NULL when none is left.", "round(differential_entropy(4, x, "
                                        "1.0, 'fixed_histogram_mle', 0.0, 4.0), 6) FROM (VALUES (0.5), (1.5), (2.5), "
                                        "(3.5)) AS t(x)", "2.0"}),
     aggregate("approx_most_frequent", {"approx_most_frequent(buckets BIGINT, value T, capacity BIGINT) -> "

@@ -78,12 +78,14 @@ Value classification_result(AggregateFunction function, std::vector<Value>& valu
   for (const Value& row : values) {
     const bool outcome = field(row, 1).as_bool();
     const double prediction = number(field(row, 2)), weight = number(field(row, 3));
-    if (!(prediction >= 0.0 && prediction <= 1.0)) bad(name, "the prediction must be in [0, 1], got " + field(row, 2).to_string());
+    if (!(prediction >= 0.0 && prediction <= 1.0)) {
+      bad(name, "the prediction must be in [0, 1], got " + field(row, 2).to_string());
+    }
     if (weight < 0) bad(name, "the weight must not be negative, got " + field(row, 3).to_string());
     if (weight == 0) continue;
     // A prediction of 1 falls in the last bucket.
-    const auto index = std::min(static_cast<int64_t>(static_cast<double>(buckets) * std::min(prediction, 0.99999999999)),
-                                buckets - 1);
+    const double scaled = static_cast<double>(buckets) * std::min(prediction, 0.99999999999);
+    const auto index = std::min(static_cast<int64_t>(scaled), buckets - 1);
     (outcome ? weight_true : weight_false)[static_cast<size_t>(index)] += weight;
     (outcome ? total_true : total_false) += weight;
     if (outcome) used = std::max(used, index);
@@ -197,7 +199,9 @@ Value differential_entropy_result(std::vector<Value>& values) {
 
 Value approx_most_frequent_result(std::vector<Value>& values, const LogicalType& result) {
   const int64_t buckets = field(values[0], 0).is_null() ? 0 : field(values[0], 0).as_int64();
-  if (buckets < 1) bad("approx_most_frequent", "the number of buckets must be positive, got " + std::to_string(buckets));
+  if (buckets < 1) {
+    bad("approx_most_frequent", "the number of buckets must be positive, got " + std::to_string(buckets));
+  }
   std::vector<Value> items;
   for (const Value& row : values) items.push_back(field(row, 1));
   const ColumnPtr column = Column::from_values(result.key_type(), items);
