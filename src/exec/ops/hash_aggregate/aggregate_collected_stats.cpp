@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numeric>
+#include <queue>
 #include <random>
 #include <string>
 
@@ -45,19 +47,51 @@ Value numeric_histogram_result(std::vector<Value>& values, const LogicalType& re
     }
   }
   // Merge the two adjacent bins closest together (the leftmost pair among equals) until `buckets` are left; the
-  // merged bin sits at the weighted mean of the two.
-  while (merged.size() > static_cast<size_t>(buckets)) {
-    size_t best = 0;
-    for (size_t i = 1; i + 1 < merged.size(); ++i) {
-      if (merged[i + 1].first - merged[i].first < merged[best + 1].first - merged[best].first) best = i;
-    }
-    auto& [x, w] = merged[best];
-    const auto [y, v] = merged[best + 1];
+  // merged bin sits at the weighted mean of the two. The bins form a linked list and the gaps a heap, so each merge
+  // costs log n; a heap entry whose bins changed since it was pushed is stale and skipped.
+  const size_t n = merged.size();
+  std::vector<size_t> next(n), prev(n);
+  std::vector<uint32_t> version(n, 0);
+  std::vector<uint8_t> alive(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    next[i] = i + 1;
+    prev[i] = i == 0 ? SIZE_MAX : i - 1;
+  }
+  struct Gap {
+    double gap;
+    size_t left;
+    uint32_t left_version, right_version;
+  };
+  auto later = [](const Gap& a, const Gap& b) { return a.gap != b.gap ? a.gap > b.gap : a.left > b.left; };
+  std::priority_queue<Gap, std::vector<Gap>, decltype(later)> gaps(later);
+  auto push = [&](size_t left) {
+    const size_t right = next[left];
+    if (right < n) gaps.push({merged[right].first - merged[left].first, left, version[left], version[right]});
+  };
+  for (size_t i = 0; i + 1 < n; ++i) push(i);
+  for (size_t bins = n; bins > static_cast<size_t>(buckets) && !gaps.empty();) {
+    const Gap g = gaps.top();
+    gaps.pop();
+    const size_t left = g.left, right = next[left];
+    if (!alive[left] || right >= n || version[left] != g.left_version || version[right] != g.right_version) continue;
+    auto& [x, w] = merged[left];
+    const auto [y, v] = merged[right];
     const double total = w + v;
     x = total == 0 ? (x + y) / 2 : (x * w + y * v) / total;
     w = total;
-    merged.erase(merged.begin() + static_cast<ptrdiff_t>(best) + 1);
+    alive[right] = 0;
+    next[left] = next[right];
+    if (next[right] < n) prev[next[right]] = left;
+    ++version[left];
+    --bins;
+    push(left);
+    if (prev[left] != SIZE_MAX) push(prev[left]);
   }
+  std::vector<std::pair<double, double>> kept;
+  for (size_t i = 0; i < n; ++i) {
+    if (alive[i]) kept.push_back(merged[i]);
+  }
+  merged = std::move(kept);
   std::vector<Value> keys, weights;
   for (const auto& [x, w] : merged) {
     keys.push_back(Value::double_value(x));
