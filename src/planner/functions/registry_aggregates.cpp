@@ -244,8 +244,9 @@ constexpr FunctionEntry kAggregates[] = {
                                        "Vasicek's estimator (Alizadeh Noughabi and Arghami's form) over a reservoir of "
                                        "at most sample_size values (weighted by weight; every value when they fit), "
                                        "or with method 'fixed_histogram_mle' the maximum-likelihood estimate over "
-                                       "buckets equal bins of [min, max] (an error for x outside it). The method "
-                                       "'fixed_histogram_jacknife' is not supported.", "Rows with a NULL x or weight "
+                                       "buckets equal bins of [min, max] (an error for x outside it; at most 1000000 bins), and with "
+                                       "'fixed_histogram_jacknife' its jackknife correction n H - (n - 1) / n * the "
+                                       "sum of H without each row.", "Rows with a NULL x or weight "
                                        "are skipped; NULL when none is left.", "round(differential_entropy(4, x, "
                                        "1.0, 'fixed_histogram_mle', 0.0, 4.0), 6) FROM (VALUES (0.5), (1.5), (2.5), "
                                        "(3.5)) AS t(x)", "2.0"}),

@@ -187,6 +187,14 @@ std::vector<double> reservoir(const std::vector<std::pair<double, double>>& samp
   return out;
 }
 
+double x_log_x(double x) { return x > 0 ? x * std::log(x) : 0.0; }
+
+/// The log-2 entropy of a histogram of bins `width` wide from its total weight and the sum of w log w over its bins:
+/// log(width * W) - sum(w log w) / W, at least 0.
+double histogram_entropy(double width, double total, double w_log_w) {
+  return std::max((std::log(width * total) - w_log_w / total) / std::log(2.0), 0.0);
+}
+
 }  // namespace
 
 Value differential_entropy_result(std::vector<Value>& values) {
@@ -205,30 +213,48 @@ Value differential_entropy_result(std::vector<Value>& values) {
     std::vector<double> kept = reservoir(samples, size);
     return Value::double_value(vasicek_entropy(kept));
   }
-  if (method == "fixed_histogram_jacknife") {
-    throw NotImplemented("differential_entropy: the method 'fixed_histogram_jacknife' is not supported");
-  }
-  if (method != "fixed_histogram_mle") {
+  if (method != "fixed_histogram_mle" && method != "fixed_histogram_jacknife") {
     bad(name, "the method must be 'fixed_histogram_mle' or 'fixed_histogram_jacknife', not '" + method + "'");
   }
-  if (size <= 0) bad(name, "the bucket count must be positive, got " + std::to_string(size));
+  if (size <= 0 || size > 1'000'000) {
+    bad(name, "the bucket count must be between 1 and 1000000, got " + std::to_string(size));
+  }
   const double lo = number(field(first, 4)), hi = number(field(first, 5));
   if (!(lo < hi)) bad(name, "min must be less than max");
+  // Per bucket its total weight and, for the jackknife, how many rows of each weight it holds.
   std::vector<double> bucket(static_cast<size_t>(size), 0.0);
+  std::vector<std::map<double, int64_t>> rows_of_weight(static_cast<size_t>(size));
   for (const auto& [x, w] : samples) {
     if (x < lo || x > hi) bad(name, "the value " + std::to_string(x) + " is outside [min, max]");
-    const auto i = std::min(static_cast<int64_t>(static_cast<double>(size) * (x - lo) / (hi - lo)), size - 1);
-    bucket[static_cast<size_t>(i)] += w;
+    const auto i = static_cast<size_t>(
+        std::min(static_cast<int64_t>(static_cast<double>(size) * (x - lo) / (hi - lo)), size - 1));
+    bucket[i] += w;
+    ++rows_of_weight[i][w];
   }
-  // The entropy of the histogram's density: log(width * W) - sum(w log w) / W, in bits, at least 0.
   double total = 0, w_log_w = 0;
   for (const double w : bucket) {
     total += w;
-    if (w > 0) w_log_w += w * std::log(w);
+    w_log_w += x_log_x(w);
   }
   if (total <= 0) return Value::double_value(std::nan(""));
   const double width = (hi - lo) / static_cast<double>(size);
-  return Value::double_value(std::max((std::log(width * total) - w_log_w / total) / std::log(2.0), 0.0));
+  const double entropy = histogram_entropy(width, total, w_log_w);
+  if (method == "fixed_histogram_mle") return Value::double_value(entropy);
+  // The jackknife: n H - (n - 1) / n * sum over the rows of H without that row (rows of one bucket and weight give
+  // the same term).
+  const auto n = static_cast<double>(samples.size());
+  double corrected = n * entropy;
+  for (size_t b = 0; b < bucket.size(); ++b) {
+    if (bucket[b] <= 0) continue;
+    for (const auto& [w, count] : rows_of_weight[b]) {
+      const double held_bucket = std::max(bucket[b] - w, 0.0);
+      const double held_total = total - bucket[b] + held_bucket;
+      const double held_w_log_w = w_log_w - x_log_x(bucket[b]) + x_log_x(held_bucket);
+      if (held_total <= 0) continue;
+      corrected -= static_cast<double>(count) * (n - 1) / n * histogram_entropy(width, held_total, held_w_log_w);
+    }
+  }
+  return Value::double_value(corrected);
 }
 
 Value approx_most_frequent_result(std::vector<Value>& values, const LogicalType& result) {
