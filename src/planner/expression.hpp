@@ -177,8 +177,9 @@ enum class ScalarFunction : uint16_t {
   kTransform,             ///< transform(ARRAY(T), lambda x -> U) -> ARRAY(U)
   kFilter,                ///< filter(ARRAY(T), lambda x -> BOOLEAN) -> ARRAY(T)
   kReduce,                ///< reduce(ARRAY(T), S initial, lambda (s, x) -> S, lambda s -> R) -> R
-  // More scalar functions (issue 15). CPU only.
-  kRemainder,             ///< remainder(n, m) -> n - m * round(n / m) (half away from zero), of n's and m's type
+  // More scalar functions (issue 15)
+  // CPU only: exec/expr/*_extra_funcs.cpp and joda_parse.cpp.
+  kRemainder,             ///< remainder(n, m) -> n - m * round(n / m) (halves rounded up), of n's and m's type
   kCosineSimilarity,      ///< (MAP(VARCHAR, DOUBLE), MAP(VARCHAR, DOUBLE)) -> DOUBLE
   kBitLength,             ///< VARCHAR -> BIGINT bits of its UTF-8 bytes
   kJaroWinklerSimilarity, ///< (VARCHAR, VARCHAR) -> DOUBLE, over code points
