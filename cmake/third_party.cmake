@@ -25,6 +25,9 @@ kestrel_find_static(KESTREL_CRYPTO_LIB crypto)
 # Regular expressions of the CPU evaluator (regexp_like, ...): Debian's RE2 (libre2-dev), static like the rest.
 kestrel_find_static(KESTREL_RE2_LIB re2)
 
+# Unicode normalization of the CPU evaluator (normalize): Debian's utf8proc (libutf8proc-dev), static like the rest.
+kestrel_find_static(KESTREL_UTF8PROC_LIB utf8proc)
+
 add_library(kestrel_compression INTERFACE)
 target_link_libraries(kestrel_compression INTERFACE ${KESTREL_ZSTD_LIB} ${KESTREL_SNAPPY_LIB} ${KESTREL_LZ4_LIB}
   ${KESTREL_Z_LIB} ${KESTREL_BROTLIDEC_LIB} ${KESTREL_BROTLIENC_LIB} ${KESTREL_BROTLICOMMON_LIB})
@@ -43,6 +46,17 @@ if(KESTREL_BUILD_PYTHON)
     Threads::Threads)
 else()
   target_link_libraries(kestrel_regex INTERFACE ${KESTREL_RE2_LIB} Threads::Threads)
+endif()
+
+add_library(kestrel_unicode INTERFACE)
+target_compile_definitions(kestrel_unicode INTERFACE UTF8PROC_STATIC)
+if(KESTREL_BUILD_PYTHON)
+  # As for RE2: a shared object (the Python module) links the shared libutf8proc, whose code is position independent.
+  find_library(KESTREL_UTF8PROC_SHARED_LIB NAMES libutf8proc.so REQUIRED)
+  target_link_libraries(kestrel_unicode INTERFACE
+    "$<IF:$<BOOL:$<TARGET_PROPERTY:KESTREL_SHARED_OBJECT>>,${KESTREL_UTF8PROC_SHARED_LIB},${KESTREL_UTF8PROC_LIB}>")
+else()
+  target_link_libraries(kestrel_unicode INTERFACE ${KESTREL_UTF8PROC_LIB})
 endif()
 
 add_library(kestrel_tls INTERFACE)

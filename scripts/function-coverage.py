@@ -32,7 +32,7 @@ Inputs:
      approx_distinct (count DISTINCT), corr/covar_*/regr_* (sums of products, arithmetic and sqrt);
      geometric_mean is not (avg of ln(x), then exp: ln and exp are CPU only). AGGREGATES_ON_GPU below.
   4. Window functions: WindowSinkGpu (src/exec/ops/window/window_gpu.cpp) takes every ranking and value function
-     the registry has, and aggregates as the GPU aggregation does.
+     the registry has but nth_value (WINDOWS_CPU_ONLY), and aggregates as the GPU aggregation does.
   README.md and docs/functions.md agree with 1, 3 and 4 (README: "GPU expressions cover ..."; the regular
   expression, JSON and VARBINARY sections of docs/functions.md say "CPU only"). For 2 the README's issue-15 paragraph
   calls year, quarter, month, day, pi, e, if, typeof, ... "CPU only": their own kernels are, but the binder replaces
@@ -88,7 +88,13 @@ REWRITES: dict[str, tuple[bool, str]] = {
     "second": (False, "extract('second', x): field not on the GPU"),
     "millisecond": (False, "extract('millisecond', x): field not on the GPU"),
     "grouping": (False, "GROUPING(): not counted"),
+    "date": (False, "CAST(x AS DATE): not counted"),
+    "current_time": (True, "a VARCHAR constant"),
+    "localtime": (True, "a VARCHAR constant"),
 }
+
+# Window functions check_window_gpu_supported refuses outright.
+WINDOWS_CPU_ONLY = {"nth_value"}
 
 AGGREGATES_ON_GPU = {
     "count", "sum", "avg", "min", "max", "any_value", "arbitrary", "stddev", "stddev_samp", "stddev_pop", "variance",
@@ -193,6 +199,8 @@ def gpu_status(name: str, entries: dict[str, tuple[str, str | None]], gpu_enums:
     if kind == "aggregate":
         return name in AGGREGATES_ON_GPU, "aggregate (AGGREGATES_ON_GPU)"
     if kind == "window":
+        if name in WINDOWS_CPU_ONLY:
+            return False, "window function WindowSinkGpu refuses (check_window_gpu_supported)"
         return True, "window function (WindowSinkGpu)"
     return None, f"unknown registry kind {kind}"
 

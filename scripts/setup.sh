@@ -8,7 +8,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3-venv pytho
           libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
           libedit-dev libncurses-dev libbsd-dev libmd-dev
           libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-          libssl-dev openssl libre2-dev postgresql-client tzdata)
+          libssl-dev openssl libre2-dev libutf8proc-dev postgresql-client tzdata)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -203,6 +203,29 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kTransform: return "transform";
     case ScalarFunction::kFilter: return "filter";
     case ScalarFunction::kReduce: return "reduce";
+    case ScalarFunction::kRemainder: return "remainder";
+    case ScalarFunction::kCosineSimilarity: return "cosine_similarity";
+    case ScalarFunction::kBitLength: return "bit_length";
+    case ScalarFunction::kJaroWinklerSimilarity: return "jarowinkler_similarity";
+    case ScalarFunction::kLongestCommonPrefix: return "longest_common_prefix";
+    case ScalarFunction::kSplitToMap: return "split_to_map";
+    case ScalarFunction::kSplitToMultimap: return "split_to_multimap";
+    case ScalarFunction::kWordStem: return "word_stem";
+    case ScalarFunction::kNormalize: return "normalize";
+    case ScalarFunction::kKeySamplingPercent: return "key_sampling_percent";
+    case ScalarFunction::kRegexpExtractAll: return "regexp_extract_all";
+    case ScalarFunction::kRegexpSplit: return "regexp_split";
+    case ScalarFunction::kToIeee754_32: return "to_ieee754_32";
+    case ScalarFunction::kFromIeee754_32: return "from_ieee754_32";
+    case ScalarFunction::kToIeee754_64: return "to_ieee754_64";
+    case ScalarFunction::kFromIeee754_64: return "from_ieee754_64";
+    case ScalarFunction::kSpookyHashV2_32: return "spooky_hash_v2_32";
+    case ScalarFunction::kSpookyHashV2_64: return "spooky_hash_v2_64";
+    case ScalarFunction::kHmacMd5: return "hmac_md5";
+    case ScalarFunction::kHmacSha1: return "hmac_sha1";
+    case ScalarFunction::kHmacSha256: return "hmac_sha256";
+    case ScalarFunction::kHmacSha512: return "hmac_sha512";
+    case ScalarFunction::kParseDatetime: return "parse_datetime";
   }
   return "?";
 }

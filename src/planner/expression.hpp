@@ -177,6 +177,25 @@ enum class ScalarFunction : uint16_t {
   kTransform,             ///< transform(ARRAY(T), lambda x -> U) -> ARRAY(U)
   kFilter,                ///< filter(ARRAY(T), lambda x -> BOOLEAN) -> ARRAY(T)
   kReduce,                ///< reduce(ARRAY(T), S initial, lambda (s, x) -> S, lambda s -> R) -> R
+  // More scalar functions (issue 15)
+  // CPU only: exec/expr/*_extra_funcs.cpp and joda_parse.cpp.
+  kRemainder,             ///< remainder(n, m) -> n - m * round(n / m) (halves rounded up), of n's and m's type
+  kCosineSimilarity,      ///< (MAP(VARCHAR, DOUBLE), MAP(VARCHAR, DOUBLE)) -> DOUBLE
+  kBitLength,             ///< VARCHAR -> BIGINT bits of its UTF-8 bytes
+  kJaroWinklerSimilarity, ///< (VARCHAR, VARCHAR) -> DOUBLE, over code points
+  kLongestCommonPrefix,   ///< (VARCHAR, VARCHAR) -> VARCHAR, whole code points
+  kSplitToMap,            ///< (VARCHAR s, VARCHAR entry_delim, VARCHAR key_value_delim) -> MAP(VARCHAR, VARCHAR)
+  kSplitToMultimap,       ///< the same -> MAP(VARCHAR, ARRAY(VARCHAR)), values in order
+  kWordStem,              ///< (VARCHAR word[, VARCHAR lang]) -> VARCHAR: the Porter stem of an English word
+  kNormalize,             ///< (VARCHAR[, VARCHAR form NFC/NFD/NFKC/NFKD]) -> VARCHAR (utf8proc)
+  kKeySamplingPercent,    ///< VARCHAR -> DOUBLE in [0, 1) from the XXH64 of its bytes
+  kRegexpExtractAll,      ///< (VARCHAR, pattern[, group]) -> ARRAY(VARCHAR) of every match
+  kRegexpSplit,           ///< (VARCHAR, pattern) -> ARRAY(VARCHAR) of the pieces between matches
+  kToIeee754_32, kFromIeee754_32,  ///< REAL <-> 4-byte big-endian VARBINARY
+  kToIeee754_64, kFromIeee754_64,  ///< DOUBLE <-> 8-byte big-endian VARBINARY
+  kSpookyHashV2_32, kSpookyHashV2_64,  ///< VARBINARY -> 4 / 8-byte big-endian VARBINARY (SpookyHash V2, seeds 0)
+  kHmacMd5, kHmacSha1, kHmacSha256, kHmacSha512,  ///< (VARBINARY message, VARBINARY key) -> VARBINARY
+  kParseDatetime,         ///< (VARCHAR text, VARCHAR Joda pattern, VARCHAR session zone) -> TIMESTAMP WITH TIME ZONE
 };
 
 /// False for functions whose value is not determined by their arguments (random): they are never folded into a

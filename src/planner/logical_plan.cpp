@@ -48,6 +48,21 @@ const char* aggregate_function_name(AggregateFunction f) {
     case AggregateFunction::kChecksum: return "checksum";
     case AggregateFunction::kArrayAgg: return "array_agg";
     case AggregateFunction::kMapAgg: return "map_agg";
+    case AggregateFunction::kSetAgg: return "set_agg";
+    case AggregateFunction::kSetUnion: return "set_union";
+    case AggregateFunction::kHistogram: return "histogram";
+    case AggregateFunction::kMapUnion: return "map_union";
+    case AggregateFunction::kMapUnionSum: return "map_union_sum";
+    case AggregateFunction::kMultimapAgg: return "multimap_agg";
+    case AggregateFunction::kNumericHistogram: return "numeric_histogram";
+    case AggregateFunction::kClassificationMissRate: return "classification_miss_rate";
+    case AggregateFunction::kClassificationFallOut: return "classification_fall_out";
+    case AggregateFunction::kClassificationPrecision: return "classification_precision";
+    case AggregateFunction::kClassificationRecall: return "classification_recall";
+    case AggregateFunction::kClassificationThresholds: return "classification_thresholds";
+    case AggregateFunction::kDifferentialEntropy: return "differential_entropy";
+    case AggregateFunction::kApproxMostFrequent: return "approx_most_frequent";
+    case AggregateFunction::kReservoirSample: return "reservoir_sample";
   }
   return "?";
 }
@@ -156,7 +171,8 @@ std::string LogicalSetOp::label() const {
 
 std::string WindowCall::to_string() const {
   static const char* const kNames[] = {"row_number", "rank", "dense_rank", "", "percent_rank", "cume_dist",
-                                       "ntile", "lag", "lead", "first_value", "last_value"};
+                                       "ntile", "lag", "lead", "first_value", "last_value",
+                                       "nth_value"};
   std::string out;
   if (kind == Kind::kAggregate) {
     out = aggregate.to_string();
@@ -164,7 +180,7 @@ std::string WindowCall::to_string() const {
     out = std::string(kNames[static_cast<int>(kind)]) + "(";
     if (value) out += value->to_string();
     if (kind == Kind::kNtile) out += std::to_string(offset);
-    if (kind == Kind::kLag || kind == Kind::kLead) out += ", " + std::to_string(offset);
+    if (kind == Kind::kLag || kind == Kind::kLead || kind == Kind::kNthValue) out += ", " + std::to_string(offset);
     if (fallback) out += ", " + fallback->to_string();
     out += ")";
   }
@@ -183,7 +199,7 @@ std::string WindowCall::to_string() const {
     }
     sep = " ";
   }
-  const bool framed = kind == Kind::kAggregate || kind == Kind::kLastValue;
+  const bool framed = kind == Kind::kAggregate || kind == Kind::kLastValue || kind == Kind::kNthValue;
   if (framed && frame == Frame::kToCurrentRow) out += sep + "ROWS UNBOUNDED PRECEDING";
   if (framed && frame == Frame::kPartition && !order.empty()) {
     out += sep + "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";

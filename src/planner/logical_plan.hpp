@@ -102,6 +102,13 @@ enum class AggregateFunction : uint8_t {
   // CPU only: array_agg (every argument, NULLs included, in `order`) -> ARRAY; map_agg over ROW(key, value)
   // arguments -> MAP (NULL keys skipped, the first value of a repeated key kept).
   kArrayAgg, kMapAgg,
+  // CPU only, single mode (issue 15; aggregate_collected.cpp): Presto's collecting aggregates, each over one argument
+  // (several arguments are packed into a ROW by the binder, presto_collect_aggregates.cpp): set_agg, set_union,
+  // histogram, map_union, map_union_sum, multimap_agg, numeric_histogram, the classification metrics,
+  // differential_entropy, approx_most_frequent and reservoir_sample.
+  kSetAgg, kSetUnion, kHistogram, kMapUnion, kMapUnionSum, kMultimapAgg, kNumericHistogram, kClassificationMissRate,
+  kClassificationFallOut, kClassificationPrecision, kClassificationRecall, kClassificationThresholds,
+  kDifferentialEntropy, kApproxMostFrequent, kReservoirSample,
 };
 const char* aggregate_function_name(AggregateFunction f);
 
@@ -181,15 +188,16 @@ struct WindowCall {
   enum class Kind : uint8_t {
     kRowNumber, kRank, kDenseRank, kAggregate, kPercentRank, kCumeDist, kNtile, kLag, kLead, kFirstValue,
     kLastValue,
+    kNthValue,  ///< nth_value(x, offset): x at row `offset` (from 1) of the frame, NULL past the frame's end
   };
   /// The rows an aggregate sees: the whole partition, the partition up to the current row's last peer (RANGE
   /// UNBOUNDED PRECEDING, the default with ORDER BY), or up to the current row (ROWS UNBOUNDED PRECEDING).
   enum class Frame : uint8_t { kPartition, kToLastPeer, kToCurrentRow };
   Kind kind = Kind::kRowNumber;
   AggregateCall aggregate;
-  ExprPtr value;     ///< lag, lead, first_value, last_value: the value read from another row of the partition
+  ExprPtr value;     ///< lag, lead, first_value, last_value, nth_value: the value read from another row
   ExprPtr fallback;  ///< lag, lead: the value where that row is outside the partition (null: NULL)
-  int64_t offset = 1;  ///< lag, lead: rows back or ahead; ntile: the number of buckets
+  int64_t offset = 1;  ///< lag, lead: rows back or ahead; ntile: the number of buckets; nth_value: the row
   std::vector<ExprPtr> partition;
   std::vector<SortKey> order;
   Frame frame = Frame::kPartition;

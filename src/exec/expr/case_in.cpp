@@ -64,7 +64,18 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kMapFromEntries:
     case ScalarFunction::kSlice:
     case ScalarFunction::kSequence:
-    case ScalarFunction::kSplit: return true;
+    case ScalarFunction::kSplit:
+    // More scalar functions (issue 15).
+    case ScalarFunction::kRemainder:
+    case ScalarFunction::kSplitToMap:
+    case ScalarFunction::kSplitToMultimap:
+    case ScalarFunction::kWordStem:
+    case ScalarFunction::kNormalize:
+    case ScalarFunction::kRegexpExtractAll:
+    case ScalarFunction::kRegexpSplit:
+    case ScalarFunction::kFromIeee754_32:
+    case ScalarFunction::kFromIeee754_64:
+    case ScalarFunction::kParseDatetime: return true;
     default: return false;
   }
 }

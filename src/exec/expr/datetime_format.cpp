@@ -112,7 +112,7 @@ void append_mysql_format(std::string& out, int64_t micros, const std::vector<For
   }
 }
 
-std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern) {
+std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern, const char* function) {
   static constexpr std::string_view kFields = "GCYxweEyDMdaKhHkmsSzZ";
   std::vector<FormatPiece> pieces;
   for (size_t i = 0; i < pattern.size();) {
@@ -127,7 +127,8 @@ std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern) {
       size_t j = i + 1;
       for (;; ++j) {
         if (j >= pattern.size()) {
-          throw InvalidInput("format_datetime: unclosed quote in the pattern '" + std::string(pattern) + "'", "22023");
+          throw InvalidInput(std::string(function) + ": unclosed quote in the pattern '" + std::string(pattern) + "'",
+                             "22023");
         }
         if (pattern[j] != '\'') {
           append_literal(pieces, pattern[j]);
@@ -144,7 +145,7 @@ std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern) {
       ++i;
     } else {
       if (kFields.find(c) == std::string_view::npos) {
-        throw InvalidInput("format_datetime: illegal pattern letter '" + std::string(1, c) + "' in '" +
+        throw InvalidInput(std::string(function) + ": illegal pattern letter '" + std::string(1, c) + "' in '" +
                                std::string(pattern) + "'",
                            "22023");
       }

@@ -30,9 +30,9 @@ void append_mysql_format(std::string& out, int64_t micros, const std::vector<For
 int64_t parse_mysql_format(std::string_view text, const std::vector<FormatPiece>& format,
                            std::string_view format_text);
 
-/// A Joda-Time pattern (`yyyy-MM-dd HH:mm`) compiled for format_datetime. Throws InvalidInput for a letter that is
-/// not a Joda field or an unclosed quote.
-std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern);
+/// A Joda-Time pattern (`yyyy-MM-dd HH:mm`) compiled for format_datetime or parse_datetime (`function`, named in
+/// errors). Throws InvalidInput for a letter that is not a Joda field or an unclosed quote.
+std::vector<FormatPiece> compile_joda_pattern(std::string_view pattern, const char* function = "format_datetime");
 
 /// The zone a Joda pattern's z and Z letters print: its name (z, ZZZ) and its offset at the instant (Z, ZZ).
 struct FormatZone {

@@ -217,6 +217,30 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kFilter:
     case ScalarFunction::kReduce:
     case ScalarFunction::kTry: break;  // eval_function evaluates them (eval_try, eval_lambda_function)
+    // More scalar functions (issue 15).
+    case ScalarFunction::kBitLength:
+    case ScalarFunction::kJaroWinklerSimilarity:
+    case ScalarFunction::kLongestCommonPrefix:
+    case ScalarFunction::kWordStem:
+    case ScalarFunction::kNormalize:
+    case ScalarFunction::kKeySamplingPercent: return string_extra_kernel(e, args, rows, ctx);
+    case ScalarFunction::kSplitToMap:
+    case ScalarFunction::kSplitToMultimap:
+    case ScalarFunction::kRegexpExtractAll:
+    case ScalarFunction::kRegexpSplit: return split_extra_kernel(e, args, rows, ctx);
+    case ScalarFunction::kToIeee754_32:
+    case ScalarFunction::kFromIeee754_32:
+    case ScalarFunction::kToIeee754_64:
+    case ScalarFunction::kFromIeee754_64:
+    case ScalarFunction::kSpookyHashV2_32:
+    case ScalarFunction::kSpookyHashV2_64:
+    case ScalarFunction::kHmacMd5:
+    case ScalarFunction::kHmacSha1:
+    case ScalarFunction::kHmacSha256:
+    case ScalarFunction::kHmacSha512: return binary_extra_kernel(e, args, rows, ctx);
+    case ScalarFunction::kRemainder:
+    case ScalarFunction::kCosineSimilarity: return math_extra_kernel(e, args, rows, ctx);
+    case ScalarFunction::kParseDatetime: return parse_datetime_kernel(e, args, rows, ctx);
   }
   throw InternalError(std::string("no CPU kernel for ") + plan::scalar_function_name(e.function));
 }

@@ -45,6 +45,17 @@ Operand presto_more_kernel(const plan::Expr& e, const std::vector<Operand>& args
 /// Presto's binary functions: to_utf8, from_utf8, hex and base64, digests, xxhash64, crc32, the big-endian
 /// conversions, and reverse, lpad and rpad of VARBINARY (binary_funcs.cpp).
 Operand binary_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// bit_length, jarowinkler_similarity, longest_common_prefix, word_stem, normalize and key_sampling_percent
+/// (string_extra_funcs.cpp).
+Operand string_extra_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// split_to_map, split_to_multimap, regexp_extract_all and regexp_split (split_extra_funcs.cpp).
+Operand split_extra_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// to_ieee754_32/64, from_ieee754_32/64, spooky_hash_v2_32/64 and hmac_* (binary_extra_funcs.cpp).
+Operand binary_extra_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// remainder and cosine_similarity (math_extra_funcs.cpp).
+Operand math_extra_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
+/// parse_datetime with a Joda-Time pattern (joda_parse.cpp).
+Operand parse_datetime_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// LIKE and NOT LIKE.
 Operand like_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx);
 /// abs, round, floor, ceil, sign, sqrt, power, ln, log10, exp, truncate, cbrt, log2.

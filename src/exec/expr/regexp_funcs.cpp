@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "exec/expr/compiled_regexp.hpp"
+#include "exec/expr/regexp_match.hpp"
 #include "exec/expr/kernels.hpp"
 #include "exec/expr/row_map.hpp"
 #include "exec/expr/utf8.hpp"
@@ -19,48 +20,6 @@ namespace {
 
 using plan::ScalarFunction;
 using re2::RE2;
-
-/// The pattern of each row: compiled once for a constant pattern, else looked up per row in the cache.
-class RowPatterns {
- public:
-  RowPatterns(const Operand& pattern, const char* function)
-      : reader_(pattern), constant_(pattern.constant), function_(function) {
-    if (constant_ && pattern.valid(0)) current_ = compiled_regexp(reader_[0], function_);
-  }
-  const RE2& operator[](size_t row) {
-    if (!constant_) current_ = compiled_regexp(reader_[row], function_);
-    return *current_;
-  }
-  bool constant() const { return constant_; }
-
- private:
-  StringReader reader_;
-  bool constant_;
-  const char* function_;
-  std::shared_ptr<const RE2> current_;
-};
-
-/// Calls `fn(begin, end, groups)` for the successive matches of `re` in `text` from byte `from` (groups[0] is the
-/// match, then `ngroups - 1` capturing groups) until it returns false. After an empty match the search resumes one
-/// character further, as Java's Matcher.find does.
-template <typename Fn>
-void for_each_match(const RE2& re, std::string_view text, size_t from, std::vector<re2::StringPiece>& groups,
-                    Fn&& fn) {
-  size_t pos = from;
-  const re2::StringPiece piece(text.data(), text.size());
-  while (pos <= text.size()) {
-    if (!re.Match(piece, pos, text.size(), RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) return;
-    const size_t begin = static_cast<size_t>(groups[0].data() - text.data());
-    const size_t end = begin + groups[0].size();
-    if (!fn(begin, end)) return;
-    if (end > begin) {
-      pos = end;
-    } else {
-      if (end >= text.size()) return;
-      pos = end + utf8::char_bytes(static_cast<uint8_t>(text[end]));
-    }
-  }
-}
 
 /// A parsed regexp_replace replacement: literal text and group references.
 struct Replacement {

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -43,6 +44,15 @@ std::string presto_type_name(const LogicalType& t) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return name;
+}
+
+/// `HH:MM:SS.mmm` of the wall-clock time `local_micros`, followed by ` zone` when `zone` is not empty.
+std::string time_of_day_text(int64_t local_micros, const std::string& zone) {
+  const int64_t ms = datetime::floor_mod64(local_micros, kMicrosPerDay) / 1000;
+  char text[16];
+  std::snprintf(text, sizeof(text), "%02d:%02d:%02d.%03d", static_cast<int>(ms / 3600000),
+                static_cast<int>(ms / 60000 % 60), static_cast<int>(ms / 1000 % 60), static_cast<int>(ms % 1000));
+  return zone.empty() ? std::string(text) : std::string(text) + " " + zone;
 }
 
 [[noreturn]] void wrong_arity(const ast::FunctionCall& call) {
@@ -98,6 +108,33 @@ ExprPtr ExprBinder::bind_presto_rewrite(const ast::FunctionCall& call, const Exp
     if (call.name == "localtimestamp") return make_constant(Value::timestamp(local));
     if (call.name != "current_date") return make_constant(Value::timestamp_tz(micros, zone));
     return make_constant(Value::date(static_cast<int32_t>(datetime::floor_div64(local, kMicrosPerDay))));
+  }
+  if (call.name == "current_time" || call.name == "localtime") {
+    // Kestrel has no TIME type: the statement's time of day in the session's zone as text, `HH:MM:SS.mmm`
+    // (current_time adds the zone's name).
+    if (!call.args.empty()) wrong_arity(call);
+    const int32_t zone = Binder::SessionTimeZone::current();
+    const int64_t local = tz::utc_to_local(zone, binder_.statement_time());
+    const std::string zone_text = call.name == "current_time" ? tz::zone_name(zone) : "";
+    return make_constant(Value::varchar(time_of_day_text(local, zone_text)));
+  }
+  if (call.name == "date") {
+    // date(x) is CAST(x AS DATE).
+    if (call.args.size() != 1) wrong_arity(call);
+    return Binder::cast_to(bind(*call.args[0], ctx), LogicalType(TypeId::kDate), call.position);
+  }
+  if (call.name == "normalize" && call.args.size() == 2 && call.args[1]->is<ast::ColumnRef>()) {
+    // normalize(s, NFD): the form is written as a keyword (a string constant works too).
+    const ast::ColumnRef& ref = call.args[1]->as<ast::ColumnRef>();
+    const std::string form = ref.names.size() == 1 ? ref.column() : "";
+    if (form == "nfc" || form == "nfd" || form == "nfkc" || form == "nfkd") {
+      std::string upper = form;
+      for (char& c : upper) c = static_cast<char>(c - 'a' + 'A');
+      return make_scalar(ScalarFunction::kNormalize,
+                         {Binder::cast_to(bind(*call.args[0], ctx), LogicalType(TypeId::kVarchar), call.position),
+                          make_constant(Value::varchar(upper))},
+                         call.position);
+    }
   }
   if (call.name == "pg_collation_is_visible") {
     // The argument is not bound: the answer does not depend on it (and a correlated sub-query's domain has only

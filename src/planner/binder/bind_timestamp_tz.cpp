@@ -70,6 +70,11 @@ ExprPtr ExprBinder::rewrite_timestamp_tz(ScalarFunction f, std::vector<ExprPtr>&
     const std::string zone = tz::zone_name(Binder::SessionTimeZone::current());
     return make_scalar(f, {args[0], make_constant(Value::varchar(zone))}, pos);
   }
+  if (f == F::kParseDatetime && args.size() == 2) {
+    // A pattern without a zone reads wall-clock time in the session's zone, which the plan carries.
+    const std::string zone = tz::zone_name(Binder::SessionTimeZone::current());
+    return make_scalar(f, {args[0], args[1], make_constant(Value::varchar(zone))}, pos);
+  }
   if (std::none_of(args.begin(), args.end(), is_tz)) return nullptr;
   switch (f) {
     case F::kExtract: {

@@ -202,7 +202,7 @@ ExprPtr register_call(AggregateBinding& agg, AggregateCall a) {
 }  // namespace
 
 bool ExprBinder::is_aggregate_name(const std::string& name) {
-  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
+  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" || name == "reduce_agg" ||
          name == "any_value" || name == "arbitrary" || dispersion_of(name).has_value() || statistic_of(name) ||
          is_presto_aggregate_name(name) || is_pair_aggregate_name(name) || is_ordered_aggregate_name(name);
 }
@@ -467,6 +467,11 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   // localtimestamp, written without parentheses: the statement's time (a column of that name comes first).
   const bool local_timestamp = ref.names.size() == 1 && ref.column() == "localtimestamp";
   if (ctx.scope == nullptr && local_timestamp) return make_constant(Value::timestamp(local_statement_time()));
+  // localtime, written without parentheses as well.
+  const bool local_time = ref.names.size() == 1 && ref.column() == "localtime";
+  ast::FunctionCall localtime_call(ref.position);
+  localtime_call.name = "localtime";
+  if (ctx.scope == nullptr && local_time) return bind_presto_rewrite(localtime_call, ctx);
   if (ctx.scope == nullptr) {
     throw BinderError("column '" + ref.column() + "' cannot be used here (no FROM clause)", ref.position, "42703");
   }
@@ -487,6 +492,7 @@ ExprPtr ExprBinder::bind_column(const ast::ColumnRef& ref, const ExprBindContext
   }
   if (found == nullptr && session_word) return make_constant(*session_constant(ref.column()));
   if (found == nullptr && local_timestamp) return make_constant(Value::timestamp(local_statement_time()));
+  if (found == nullptr && local_time) return bind_presto_rewrite(localtime_call, ctx);
   if (found == nullptr && ctx.outer != nullptr) {
     // A correlated reference to the enclosing query.
     ExprBindContext outer{ctx.outer, ctx.clause, nullptr};
@@ -661,7 +667,7 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
   if (is_aggregate_name(call.name)) return finish_presto_aggregate(call.name, bind_aggregate(call, ctx));
   if (call.name == "row_number" || call.name == "rank" || call.name == "dense_rank" || call.name == "percent_rank" ||
       call.name == "cume_dist" || call.name == "ntile" || call.name == "lag" || call.name == "lead" ||
-      call.name == "first_value" || call.name == "last_value") {
+      call.name == "first_value" || call.name == "last_value" || call.name == "nth_value") {
     throw BinderError("window function " + call.name + " requires an OVER clause", call.position, "42809");
   }
   if (call.filter) {
@@ -717,6 +723,7 @@ ExprPtr ExprBinder::bind_aggregate(const ast::FunctionCall& call, const ExprBind
   if (ctx.aggregate == nullptr) {
     throw BinderError("aggregate function " + call.name + " is not allowed in " + ctx.clause, call.position, "42803");
   }
+  if (call.name == "reduce_agg") return bind_reduce_agg(call, ctx);
   AggregateBinding& agg = *ctx.aggregate;
   const ExprBindContext input = agg.input("an aggregate function argument");
   // FILTER (WHERE p): the aggregate reads CASE WHEN p THEN argument END (count(*) counts CASE WHEN p THEN 1 END),
@@ -824,7 +831,7 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
   if (ctx.window == nullptr) {
     throw BinderError(std::string("window functions are not allowed in ") + ctx.clause, call.position, "42P20");
   }
-  if (is_pair_aggregate_name(call.name) || is_ordered_aggregate_name(call.name)) {
+  if (is_pair_aggregate_name(call.name) || is_ordered_aggregate_name(call.name) || call.name == "reduce_agg") {
     throw NotImplemented(call.name + " as a window function is not supported", call.position);
   }
   if (!call.order_by.empty()) {
@@ -886,6 +893,15 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
       w.fallback = Binder::cast_to(fallback, w.value->type, call.position);
     }
     w.result_type = w.value->type;
+  } else if (call.name == "nth_value") {
+    if (call.star || call.args.size() != 2) {
+      throw BinderError("window function nth_value takes two arguments (x, offset)", call.position, "42883");
+    }
+    w.kind = WindowCall::Kind::kNthValue;
+    w.value = bind(*call.args[0], inner);
+    if (w.value->type.id() == TypeId::kNull) w.value = Binder::cast_to(w.value, TypeId::kInteger, call.position);
+    w.offset = constant_count(*call.args[1], inner, "nth_value's offset", 1);
+    w.result_type = w.value->type;
   } else if (is_aggregate_name(call.name)) {
     w.kind = WindowCall::Kind::kAggregate;
     if (call.star) {
@@ -921,7 +937,8 @@ ExprPtr ExprBinder::bind_window(const ast::FunctionCall& call, const ExprBindCon
   // Frames: from the partition's start to the current row (ROWS), to its last peer (RANGE, the default with ORDER
   // BY; without ORDER BY every row is a peer), or the whole partition.
   using Frame = WindowCall::Frame;
-  const bool framed = w.kind == WindowCall::Kind::kAggregate || w.kind == WindowCall::Kind::kLastValue;
+  const bool framed = w.kind == WindowCall::Kind::kAggregate || w.kind == WindowCall::Kind::kLastValue ||
+                      w.kind == WindowCall::Kind::kNthValue;
   if (framed && !w.order.empty()) {
     w.frame = Frame::kToLastPeer;
     if (spec.frame && spec.frame->end == ast::FrameEnd::kUnboundedFollowing) w.frame = Frame::kPartition;

@@ -106,6 +106,10 @@ class ExprBinder {
   /// current_date, current_timestamp and now() as the constant statement time (Binder::statement_time); try(x)
   /// as kTry. nullptr for any other name.
   ExprPtr bind_presto_rewrite(const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// reduce_agg(x, initial, input_function, combine_function) as reduce(array_agg(x) FILTER (WHERE x IS NOT NULL),
+  /// initial, input_function, s -> s): the input function folds the group's values in one pass, so the combine
+  /// function is never needed (bind_reduce_agg.cpp).
+  ExprPtr bind_reduce_agg(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// The value of a session function without arguments that clients call on connect: current_schema(),
   /// current_database(), current_catalog (catalog/system_tables.hpp's names); nullopt for other names.
   static std::optional<Value> session_constant(const std::string& name);

@@ -2,6 +2,7 @@
 
 #include "planner/binder/binder.hpp"
 #include "planner/binder/expr_binder.hpp"
+#include "planner/binder/presto_collect_aggregates.hpp"
 #include "planner/expression_utils.hpp"
 
 namespace kestrel::plan {
@@ -174,7 +175,7 @@ void bind_percentile(const ast::FunctionCall& call, const std::vector<ExprPtr>& 
 bool is_ordered_aggregate_name(const std::string& name) {
   return name == "max_by" || name == "min_by" || name == "string_agg" || name == "listagg" || name == "median" ||
          name == "percentile_cont" || name == "percentile_disc" || name == "approx_percentile" ||
-         name == "checksum" || name == "array_agg" || name == "map_agg";
+         name == "checksum" || name == "array_agg" || name == "map_agg" || is_collecting_aggregate_name(name);
 }
 
 bool takes_within_group(const std::string& name) {
@@ -185,6 +186,13 @@ AggregateCall bind_ordered_aggregate(const ast::FunctionCall& call,
                                      const std::function<ExprPtr(const ast::Expr&)>& bind_input,
                                      const ExprPtr& filter) {
   const std::string& name = call.name;
+  if (is_collecting_aggregate_name(name)) {
+    if (call.within_group || !call.order_by.empty()) {
+      throw BinderError(std::string(call.within_group ? "WITHIN GROUP" : "ORDER BY") + " is not allowed in " + name,
+                        call.order_by[0].expr->position, "42601");
+    }
+    return bind_collecting_aggregate(call, bind_input, filter);
+  }
   if (name == "max_by" || name == "min_by") {
     expect_arguments(call, 2, 2, "two arguments (x, y)");
   } else if (name == "string_agg" || name == "listagg") {

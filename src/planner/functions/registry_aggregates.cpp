@@ -166,6 +166,104 @@ constexpr FunctionEntry kAggregates[] = {
     aggregate_alias("var_samp", "variance"),
     aggregate("var_pop", {"var_pop(x) -> DOUBLE", "The population variance of x.", kSkipsNulls,
                           "var_pop(x) FROM (VALUES (1), (3)) AS t(x)", "1.0"}),
+    // More aggregates (issue 15): CPU only, single mode (aggregate_collected.hpp).
+    aggregate("reduce_agg", {"reduce_agg(x T, initial S, input_function (S, T) -> S, combine_function (S, S) -> S) "
+                             "-> S",
+                             "The state folded over the group's non-NULL x with input_function, from initial; Kestrel "
+                             "folds each group in one pass, so combine_function is not called. An error when "
+                             "initial is NULL.", "NULL x are skipped; NULL when no x is left.",
+                             "reduce_agg(x, 0, (a, b) -> a + b, (a, b) -> a + b) FROM (VALUES (2), (3), (4)) AS t(x)",
+                             "9"}),
+    aggregate("set_agg", {"set_agg(x) -> ARRAY(T)", "The distinct values of x (NULL included, values compared as by IS "
+                          "DISTINCT FROM), in ascending order with NULL last.", "NULL when there is no input row.",
+                          "set_agg(x) FROM (VALUES (2), (1), (NULL), (2)) AS t(x)", "[1, 2, NULL]"}),
+    aggregate("set_union", {"set_union(a ARRAY(T)) -> ARRAY(T)", "The distinct elements of every array a, in "
+                            "ascending order with NULL last.", "NULL arrays are skipped (only NULL arrays give an "
+                            "empty array); NULL when there is no input row.",
+                            "set_union(a) FROM (VALUES (ARRAY[1, 2, 3]), (ARRAY[2, 3, 4])) AS t(a)", "[1, 2, 3, 4]"}),
+    aggregate("histogram", {"histogram(x) -> MAP(T, BIGINT)", "How many times each value of x occurs, keys in "
+                            "ascending order.", kSkipsNulls, "histogram(x) FROM (VALUES (30), (25), (30)) AS t(x)",
+                            "{25=1, 30=2}"}),
+    aggregate("map_union", {"map_union(m MAP(K, V)) -> MAP(K, V)", "The union of the maps m; a key in several maps "
+                            "takes the value of one of them.", "NULL maps are skipped; NULL when there are none.",
+                            "map_union(m) FROM (VALUES (MAP(ARRAY['a'], ARRAY[1])), (MAP(ARRAY['b'], ARRAY[2]))) AS "
+                            "t(m)", "{a=1, b=2}"}),
+    aggregate("map_union_sum", {"map_union_sum(m MAP(K, V)) -> MAP(K, V)", "The union of the maps m, the values of a "
+                                "key summed (V an integer type, REAL or DOUBLE; NULL values count as 0; an error on "
+                                "integer overflow).", "NULL maps are skipped; NULL when there are none.",
+                                "map_union_sum(m) FROM (VALUES (MAP(ARRAY['a', 'b'], ARRAY[1, 2])), (MAP(ARRAY['b'], "
+                                "ARRAY[3]))) AS t(m)", "{a=1, b=5}"}),
+    aggregate("multimap_agg", {"multimap_agg(key K, value V) -> MAP(K, ARRAY(V))", "Each key with the array of its "
+                               "values, keys in ascending order.", "Rows with a NULL key are skipped; NULL when none "
+                               "is left.", "multimap_agg(k, v) FROM (VALUES ('a', 1), ('b', 2)) AS t(k, v)",
+                               "{a=[1], b=[2]}"}),
+    aggregate("numeric_histogram", {"numeric_histogram(buckets BIGINT, value DOUBLE[, weight DOUBLE]) -> "
+                                    "MAP(DOUBLE, DOUBLE)", "A histogram of at most buckets bins (at least 2), each "
+                                    "the weighted mean of its values mapped to their total weight (1 each without "
+                                    "weight): the values' bins are merged two at a time, the two closest first, as in "
+                                    "Ben-Haim and Tom-Tov's algorithm over all values at once (Presto merges in "
+                                    "batches, so large inputs can differ).", "Rows with a NULL value or weight are "
+                                    "skipped; NULL when none is left.",
+                                    "numeric_histogram(3, v) FROM (VALUES (10), (15), (20), (25), (30)) AS t(v)",
+                                    "{12.5=2.0, 22.5=2.0, 30.0=1.0}"}),
+    aggregate("classification_fall_out", {"classification_fall_out(buckets BIGINT, y BOOLEAN, x DOUBLE[, weight "
+                                          "DOUBLE]) -> ARRAY(DOUBLE)", "Per threshold t_j = j / buckets (j from 0 to "
+                                          "the bucket of the largest prediction with y true): the weight of false y "
+                                          "predicted above t_j over the weight of all false y. Predictions x must "
+                                          "be in [0, 1], weights not negative, buckets at least 2.",
+                                          "Rows with a NULL argument are skipped; NULL when none is left.",
+                                          "classification_fall_out(2, y, x) FROM (VALUES (true, 0.9), (false, 0.2), "
+                                          "(false, 0.8)) AS t(y, x)", "[1.0, 0.5]"}),
+    aggregate("classification_miss_rate", {"classification_miss_rate(buckets BIGINT, y BOOLEAN, x DOUBLE[, weight "
+                                           "DOUBLE]) -> ARRAY(DOUBLE)", "Per threshold (as classification_fall_out): "
+                                           "the weight of true y predicted below it over the weight of all true y.",
+                                           "Rows with a NULL argument are skipped; NULL when none is left.",
+                                           "classification_miss_rate(2, y, x) FROM (VALUES (true, 0.9), (true, 0.2), "
+                                           "(false, 0.8)) AS t(y, x)", "[0.0, 0.5]"}),
+    aggregate("classification_precision", {"classification_precision(buckets BIGINT, y BOOLEAN, x DOUBLE[, weight "
+                                           "DOUBLE]) -> ARRAY(DOUBLE)", "Per threshold (as classification_fall_out): "
+                                           "the weight of true y predicted at or above it over the weight of all "
+                                           "predictions there.", "Rows with a NULL argument are skipped; NULL when "
+                                           "none is left.", "classification_precision(2, y, x) FROM (VALUES (true, "
+                                           "0.9), (false, 0.2), (false, 0.8)) AS t(y, x)",
+                                           "[0.3333333333333333, 0.5]"}),
+    aggregate("classification_recall", {"classification_recall(buckets BIGINT, y BOOLEAN, x DOUBLE[, weight "
+                                        "DOUBLE]) -> ARRAY(DOUBLE)", "Per threshold (as classification_fall_out): "
+                                        "the weight of true y predicted at or above it over the weight of all true "
+                                        "y.", "Rows with a NULL argument are skipped; NULL when none is left.",
+                                        "classification_recall(2, y, x) FROM (VALUES (true, 0.9), (true, 0.2), "
+                                        "(false, 0.8)) AS t(y, x)", "[1.0, 0.5]"}),
+    aggregate("classification_thresholds", {"classification_thresholds(buckets BIGINT, y BOOLEAN, x DOUBLE) -> "
+                                            "ARRAY(DOUBLE)", "The thresholds j / buckets the other classification "
+                                            "metrics are computed at.", "Rows with a NULL argument are skipped; NULL "
+                                            "when none is left.", "classification_thresholds(4, y, x) FROM (VALUES "
+                                            "(true, 0.9), (false, 0.2)) AS t(y, x)", "[0.0, 0.25, 0.5, 0.75]"}),
+    aggregate("differential_entropy", {"differential_entropy(sample_size BIGINT, x DOUBLE[, weight DOUBLE])\n"
+                                       "differential_entropy(buckets BIGINT, x DOUBLE, weight DOUBLE, method VARCHAR, "
+                                       "min DOUBLE, max DOUBLE) -> DOUBLE", "The log-2 differential entropy of x: "
+                                       "Vasicek's estimator (Alizadeh Noughabi and Arghami's form) over a reservoir of "
+                                       "at most sample_size values (weighted by weight; every value when they fit), "
+                                       "or with method 'fixed_histogram_mle' the maximum-likelihood estimate over "
+                                       "buckets equal bins of [min, max] (an error for x outside it; at most 1000000 bins), and with "
+                                       "'fixed_histogram_jacknife' its jackknife correction n H - (n - 1) / n * the "
+                                       "sum of H without each row.", "Rows with a NULL x or weight "
+                                       "are skipped; NULL when none is left.", "round(differential_entropy(4, x, "
+                                       "1.0, 'fixed_histogram_mle', 0.0, 4.0), 6) FROM (VALUES (0.5), (1.5), (2.5), "
+                                       "(3.5)) AS t(x)", "2.0"}),
+    aggregate("approx_most_frequent", {"approx_most_frequent(buckets BIGINT, value T, capacity BIGINT) -> "
+                                       "MAP(T, BIGINT)", "The buckets most frequent values with their counts (ties to "
+                                       "the smaller value), keys in ascending order. Kestrel counts exactly, so "
+                                       "capacity does not change the result.", kSkipsNulls,
+                                       "approx_most_frequent(2, x, 10) FROM (VALUES ('a'), ('b'), ('a'), ('c'), "
+                                       "('c'), ('a')) AS t(x)", "{a=3, c=2}"}),
+    aggregate("reservoir_sample", {"reservoir_sample(initial_sample ARRAY(T), initial_processed_count BIGINT, value "
+                                   "T, desired_sample_size BIGINT) -> ROW(processed_count BIGINT, sample ARRAY(T))",
+                                   "A uniform random sample of at most desired_sample_size values (Vitter's algorithm "
+                                   "R), started from initial_sample as if it had sampled initial_processed_count "
+                                   "values, and the number of values seen in all. Every value is kept when they "
+                                   "fit.", "NULL values are values; NULL when there is no input row.",
+                                   "reservoir_sample(NULL, 0, x, 5) FROM (VALUES (7)) AS t(x)",
+                                   "{processed_count=1, sample=[7]}"}),
     rewrite("grouping", {"grouping(a, b, ...) -> INTEGER",
                            "With GROUPING SETS, ROLLUP or CUBE: one bit per argument, the first the highest, set when "
                            "the argument is not grouped in the row's grouping set.",
@@ -192,6 +290,12 @@ constexpr FunctionEntry kWindow[] = {
                     "x at offset rows (default 1) after this row in the partition, or default (NULL) where there is "
                     "none.", "NULL when that x is NULL.",
                     "lead(x) OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "6"}),
+    window("nth_value", {"nth_value(x, offset BIGINT) -> the type of x",
+                         "x at row offset (from 1) of the frame: the partition's rows up to the current row's last "
+                         "peer with ORDER BY (RANGE UNBOUNDED PRECEDING), up to the current row with ROWS UNBOUNDED "
+                         "PRECEDING, or the whole partition. offset must be a constant of at least 1.",
+                         "NULL when that x is NULL or the frame has fewer than offset rows.",
+                         "nth_value(x, 2) OVER (ORDER BY x) FROM (VALUES (5), (6)) AS t(x) ORDER BY x", "NULL"}),
     window("ntile", {"ntile(n BIGINT) -> BIGINT", "The number (1 to n) of the bucket of the row when the partition's "
                      "rows are split into n buckets as equal as possible.", "Never NULL.",
                      "ntile(2) OVER (ORDER BY x) FROM (VALUES (1), (2), (3)) AS t(x) ORDER BY x", "1"}),

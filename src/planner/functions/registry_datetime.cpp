@@ -162,6 +162,28 @@ constexpr FunctionEntry kDatetime[] = {
             "The ISO 8601 week-numbering year of x (the year of the Thursday of its week).", "NULL when x is NULL.",
             "year_of_week(DATE '2024-12-30')", "2025"}),
     alias("yow", "year_of_week", F::kYearOfWeek, 1, 1),
+    // More scalar functions (issue 15).
+    rewrite("current_time",
+            {"current_time -> VARCHAR",
+             "The statement's time of day in the session's time zone as text, `HH:MM:SS.mmm zone`. Kestrel has no "
+             "TIME WITH TIME ZONE type, so the value is VARCHAR (Presto's type differs).",
+             "Never NULL.", "current_time", ""}),
+    rewrite("localtime",
+            {"localtime -> VARCHAR",
+             "The statement's time of day in the session's time zone as text, `HH:MM:SS.mmm`. Kestrel has no TIME "
+             "type, so the value is VARCHAR (Presto's type differs).",
+             "Never NULL.", "localtime", ""}),
+    rewrite("date", {"date(x) -> DATE", "The same as CAST(x AS DATE).", "NULL when x is NULL.",
+                     "date(TIMESTAMP '2024-05-17 10:30:00')", "2024-05-17"}),
+    scalar("parse_datetime", F::kParseDatetime, 2, 2,
+           {"parse_datetime(string VARCHAR, format VARCHAR) -> TIMESTAMP WITH TIME ZONE",
+            "string read with the Joda-Time pattern format (the letters of format_datetime, except C, x, w and e): "
+            "numbers take up to their field's width of digits (years any number), month and weekday names match "
+            "in any case, yy is a year within 50 years of 2000, and the whole string must match. Fields the pattern "
+            "lacks take 1970-01-01 00:00:00. The zone is the one string gives (Z, ZZ: an offset or Z; ZZZ, z: a "
+            "zone name), else the session's. An error when string does not match.",
+            kNullGivesNull, "parse_datetime('2024-05-17 10:30 +02:00', 'yyyy-MM-dd HH:mm ZZ')",
+            "2024-05-17 10:30:00.000 +02:00"}),
 };
 
 }  // namespace

@@ -230,6 +230,21 @@ constexpr FunctionEntry kMath[] = {
            {"bitwise_right_shift_arithmetic(x, shift BIGINT) -> the type of x",
             "The integer x shifted right by shift, the sign bit coming in.", kNullGivesNull,
             "bitwise_right_shift_arithmetic(CAST(-8 AS TINYINT), 2)", "-2"}),
+    // More scalar functions (issue 15).
+    scalar("cosine_similarity", F::kCosineSimilarity, 2, 2,
+           {"cosine_similarity(x MAP(VARCHAR, DOUBLE), y MAP(VARCHAR, DOUBLE)) -> DOUBLE",
+            "The cosine similarity of the sparse vectors x and y: the sum of the products of the values of their "
+            "common keys, divided by the product of their Euclidean norms. Maps of other numeric values are cast to "
+            "DOUBLE. NaN when a vector is empty or all zeros.",
+            "NULL when an argument, or a value in one, is NULL.",
+            "cosine_similarity(MAP(ARRAY['a'], ARRAY[1.0]), MAP(ARRAY['a'], ARRAY[2.0]))", "1.0"}),
+    scalar("remainder", F::kRemainder, 2, 2,
+           {"remainder(n, m) -> the type of n and m",
+            "n - m * N, N being the integer nearest to n / m (halves rounded up, as Java's Math.round), like "
+            "Oracle's REMAINDER: the result is at most half of m in size, and may be negative when n and m are not. "
+            "Exact for integers (an error when m is 0); REAL and DOUBLE give NaN for m = 0; DECIMAL operands are "
+            "computed in DOUBLE.",
+            kNullGivesNull, "remainder(7, 3)", "1"}),
 };
 
 }  // namespace

@@ -124,6 +124,52 @@ constexpr FunctionEntry kStrings[] = {
     scalar("upper", F::kUpper, 1, 1,
            {"upper(string VARCHAR) -> VARCHAR", "string with the ASCII letters a-z in upper case (other characters "
             "are kept).", kNullGivesNull, "upper('kestrel')", "KESTREL"}),
+    // More scalar functions (issue 15).
+    scalar("bit_length", F::kBitLength, 1, 1,
+           {"bit_length(string VARCHAR) -> BIGINT", "The number of bits of string's UTF-8 bytes (8 per byte).",
+            kNullGivesNull, "bit_length('héllo')", "48"}),
+    scalar("jarowinkler_similarity", F::kJaroWinklerSimilarity, 2, 2,
+           {"jarowinkler_similarity(a VARCHAR, b VARCHAR) -> DOUBLE",
+            "The Jaro-Winkler similarity of a and b over their code points, from 0 to 1: the Jaro similarity "
+            "(characters matching within half the longer length less one, half the out-of-order ones counted as "
+            "transpositions), raised by 0.1 of the remaining gap per common leading character (at most 4) when it "
+            "is at least 0.7. 1.0 for equal strings (two empty strings too), 0.0 when one is empty.",
+            kNullGivesNull, "jarowinkler_similarity('martha', 'marhta')", "0.9611111111111111"}),
+    scalar("longest_common_prefix", F::kLongestCommonPrefix, 2, 2,
+           {"longest_common_prefix(a VARCHAR, b VARCHAR) -> VARCHAR",
+            "The longest string of whole characters that both a and b start with.", kNullGivesNull,
+            "longest_common_prefix('kestrel', 'kettle')", "ke"}),
+    scalar("split_to_map", F::kSplitToMap, 3, 3,
+           {"split_to_map(string VARCHAR, entry_delimiter VARCHAR, key_value_delimiter VARCHAR) -> "
+            "MAP(VARCHAR, VARCHAR)",
+            "string split into entries at entry_delimiter and each entry into its key and value at "
+            "key_value_delimiter (both literal text), in order. A delimiter at the end of string ends it. An error "
+            "when a delimiter is empty, when they are equal, when an entry does not hold the key-value delimiter "
+            "exactly once, or for a repeated key. Presto's form with a function that resolves repeated keys is not "
+            "supported.",
+            kNullGivesNull, "split_to_map('a=1,b=2', ',', '=')", "{a=1, b=2}"}),
+    scalar("split_to_multimap", F::kSplitToMultimap, 3, 3,
+           {"split_to_multimap(string VARCHAR, entry_delimiter VARCHAR, key_value_delimiter VARCHAR) -> "
+            "MAP(VARCHAR, ARRAY(VARCHAR))",
+            "As split_to_map, but each key maps to the array of its values in the order they appear, so keys may "
+            "repeat.",
+            kNullGivesNull, "split_to_multimap('a=1,b=2,a=3', ',', '=')", "{a=[1, 3], b=[2]}"}),
+    scalar("word_stem", F::kWordStem, 1, 2,
+           {"word_stem(word VARCHAR[, lang VARCHAR]) -> VARCHAR",
+            "The stem of word by the Snowball English stemmer (Porter2), Presto's default language 'en'. The word "
+            "is not lower-cased (upper-case letters count as consonants, as in Presto). lang must be 'en': "
+            "Presto's stemmers for other languages are not supported.",
+            kNullGivesNull, "word_stem('generously')", "generous"}),
+    scalar("normalize", F::kNormalize, 1, 2,
+           {"normalize(string VARCHAR[, form]) -> VARCHAR",
+            "string in the Unicode normalization form NFC (the default), NFD, NFKC or NFKD (utf8proc). The form is "
+            "written as a keyword, normalize(s, NFKC), or as a string. An error for invalid UTF-8.",
+            kNullGivesNull, "normalize('ﬁ', NFKC)", "fi"}),
+    scalar("key_sampling_percent", F::kKeySamplingPercent, 1, 1,
+           {"key_sampling_percent(string VARCHAR) -> DOUBLE",
+            "A value in [0, 1) that depends only on string, for deterministic sampling: Presto's "
+            "abs(from_ieee754_64(xxhash64(to_utf8(string)))) % 100 / 100, and 0.0 where that is NaN.",
+            kNullGivesNull, "key_sampling_percent('abc')", "0.56"}),
 };
 
 constexpr FunctionEntry kRegexp[] = {
@@ -158,6 +204,17 @@ constexpr FunctionEntry kRegexp[] = {
             "N, ${name} for a named group and \\$ for a dollar sign (\\ before any other character keeps that "
             "character). An error for a reference to a group that does not exist.",
             kNullGivesNull, "regexp_replace('2024-05-17', '(\\d+)-(\\d+)-(\\d+)', '$3.$2.$1')", "17.05.2024"}),
+    // More scalar functions (issue 15).
+    scalar("regexp_extract_all", F::kRegexpExtractAll, 2, 3,
+           {"regexp_extract_all(string VARCHAR, pattern VARCHAR[, group BIGINT]) -> ARRAY(VARCHAR)",
+            "The text of every match of pattern in string (or of its capturing group `group`), in order; an empty "
+            "array without a match. A NULL element where the group took no part in a match.",
+            kNullGivesNull, "regexp_extract_all('1a 2b 14m', '\\d+')", "[1, 2, 14]"}),
+    scalar("regexp_split", F::kRegexpSplit, 2, 2,
+           {"regexp_split(string VARCHAR, pattern VARCHAR) -> ARRAY(VARCHAR)",
+            "The pieces of string between the matches of pattern, empty pieces included (at either end when a match "
+            "touches it).",
+            kNullGivesNull, "regexp_split('1a 2b 14m', '\\s*[a-z]+\\s*')", "[1, 2, 14, ]"}),
 };
 
 constexpr FunctionEntry kUrl[] = {

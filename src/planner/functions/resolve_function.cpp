@@ -367,6 +367,30 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kFilter:
     case F::kReduce:
       break;
+    // More scalar functions (issue 15).
+    case F::kRemainder:
+    case F::kCosineSimilarity:
+    case F::kBitLength:
+    case F::kJaroWinklerSimilarity:
+    case F::kLongestCommonPrefix:
+    case F::kSplitToMap:
+    case F::kSplitToMultimap:
+    case F::kWordStem:
+    case F::kNormalize:
+    case F::kKeySamplingPercent:
+    case F::kRegexpExtractAll:
+    case F::kRegexpSplit:
+    case F::kToIeee754_32:
+    case F::kFromIeee754_32:
+    case F::kToIeee754_64:
+    case F::kFromIeee754_64:
+    case F::kSpookyHashV2_32:
+    case F::kSpookyHashV2_64:
+    case F::kHmacMd5:
+    case F::kHmacSha1:
+    case F::kHmacSha256:
+    case F::kHmacSha512:
+    case F::kParseDatetime: return detail::resolve_presto_extra(f, args, pos);
   }
   no_match(f, args, pos);
 }

@@ -49,4 +49,10 @@ ResolvedFunction resolve_binary(ScalarFunction f, const std::vector<LogicalType>
 ResolvedFunction resolve_timestamp_tz(ScalarFunction f, const std::vector<LogicalType>& args,
                                       std::optional<SourcePosition> pos);
 
+/// Issue 15's last slice: remainder, cosine_similarity, bit_length, jarowinkler_similarity, longest_common_prefix,
+/// split_to_map, split_to_multimap, word_stem, normalize, key_sampling_percent, regexp_extract_all, regexp_split,
+/// the IEEE 754 conversions, spooky_hash_v2_*, hmac_* and parse_datetime (resolve_presto_extra.cpp).
+ResolvedFunction resolve_presto_extra(ScalarFunction f, const std::vector<LogicalType>& args,
+                                      std::optional<SourcePosition> pos);
+
 }  // namespace kestrel::plan::detail

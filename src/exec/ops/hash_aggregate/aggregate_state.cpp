@@ -5,6 +5,7 @@
 #include "common/check.hpp"
 #include "exec/ops/common/column_view.hpp"
 #include "exec/ops/common/row_compare.hpp"
+#include "exec/ops/hash_aggregate/aggregate_collected.hpp"
 #include "exec/ops/hash_aggregate/aggregate_columns.hpp"
 
 namespace kestrel::exec {
@@ -270,7 +271,21 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
     case AggregateFunction::kBitwiseOrAgg:
     case AggregateFunction::kBitwiseXorAgg:
       if (input.id() == TypeId::kBigInt) return TypeId::kBigInt;
-      break;
+      break;    case AggregateFunction::kSetAgg:
+    case AggregateFunction::kSetUnion:
+    case AggregateFunction::kHistogram:
+    case AggregateFunction::kMapUnion:
+    case AggregateFunction::kMapUnionSum:
+    case AggregateFunction::kMultimapAgg:
+    case AggregateFunction::kNumericHistogram:
+    case AggregateFunction::kClassificationMissRate:
+    case AggregateFunction::kClassificationFallOut:
+    case AggregateFunction::kClassificationPrecision:
+    case AggregateFunction::kClassificationRecall:
+    case AggregateFunction::kClassificationThresholds:
+    case AggregateFunction::kDifferentialEntropy:
+    case AggregateFunction::kApproxMostFrequent:
+    case AggregateFunction::kReservoirSample: return aggregate_detail::collected_result_type(function, input);
   }
   throw NotImplemented(std::string(plan::aggregate_function_name(function)) + " of " + input.to_string());
 }
@@ -291,7 +306,7 @@ bool is_ordered_aggregate(AggregateFunction function) {
     case AggregateFunction::kBitwiseAndAgg:
     case AggregateFunction::kBitwiseOrAgg:
     case AggregateFunction::kBitwiseXorAgg: return true;
-    default: return false;
+    default: return aggregate_detail::is_collected_aggregate(function);
   }
 }
 
@@ -335,7 +350,12 @@ std::vector<LogicalType> aggregate_state_types(const AggregateSpec& spec) {
     case AggregateFunction::kPercentileDisc:
       throw NotImplemented(std::string(plan::aggregate_function_name(function)) +
                            " in partial or final aggregation mode");
-    default: break;
+    default:
+      if (aggregate_detail::is_collected_aggregate(function)) {
+        throw NotImplemented(std::string(plan::aggregate_function_name(function)) +
+                             " in partial or final aggregation mode");
+      }
+      break;
   }
   return {aggregate_result_type(function, input)};
 }
@@ -370,6 +390,21 @@ std::unique_ptr<AggregateState> make_aggregate_state(const AggregateSpec& spec) 
     case AggregateFunction::kBitwiseAndAgg:
     case AggregateFunction::kBitwiseOrAgg:
     case AggregateFunction::kBitwiseXorAgg: return aggregate_detail::make_bitwise_agg_state(function);
+    case AggregateFunction::kSetAgg:
+    case AggregateFunction::kSetUnion:
+    case AggregateFunction::kHistogram:
+    case AggregateFunction::kMapUnion:
+    case AggregateFunction::kMapUnionSum:
+    case AggregateFunction::kMultimapAgg:
+    case AggregateFunction::kNumericHistogram:
+    case AggregateFunction::kClassificationMissRate:
+    case AggregateFunction::kClassificationFallOut:
+    case AggregateFunction::kClassificationPrecision:
+    case AggregateFunction::kClassificationRecall:
+    case AggregateFunction::kClassificationThresholds:
+    case AggregateFunction::kDifferentialEntropy:
+    case AggregateFunction::kApproxMostFrequent:
+    case AggregateFunction::kReservoirSample: return aggregate_detail::make_collected_state(spec);
   }
   throw InternalError("unknown aggregate function");
 }

@@ -53,7 +53,8 @@ LogicalType aggregate_result_type(plan::AggregateFunction function, const Logica
 std::vector<LogicalType> aggregate_state_types(const AggregateSpec& spec);
 
 /// Whether `function` is an ordered aggregate (max_by, min_by, string_agg, the percentiles) or another aggregate
-/// the GPU aggregation does not run (checksum, skewness, kurtosis, entropy, the bitwise aggregates): CPU only.
+/// the GPU aggregation does not run (checksum, skewness, kurtosis, entropy, the bitwise aggregates, the collecting
+/// aggregates of aggregate_collected.hpp): CPU only.
 bool is_ordered_aggregate(plan::AggregateFunction function);
 
 /// The per-group accumulators of one aggregate, indexed by group id. One instance per driver (partial) or per

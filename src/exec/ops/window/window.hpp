@@ -1,6 +1,6 @@
 #pragma once
 /// Window functions on the CPU: row_number, rank, dense_rank, percent_rank, cume_dist, ntile, lag, lead,
-/// first_value, last_value and the aggregates (count, sum, avg, min, max, ...)
+/// first_value, last_value, nth_value and the aggregates (count, sum, avg, min, max, ...)
 /// over PARTITION BY / ORDER BY, with the frames from the partition's start to the current row (ROWS), to the
 /// current row's last peer (RANGE, the default with ORDER BY), or the whole partition.
 ///
@@ -26,10 +26,10 @@ struct WindowFunctionSpec {
   using Frame = plan::WindowCall::Frame;
   Kind kind = Kind::kRowNumber;
   AggregateSpec aggregate;  ///< kAggregate: the function, its argument column and type
-  std::optional<size_t> value;     ///< lag, lead, first_value, last_value: the column read from another row
+  std::optional<size_t> value;     ///< lag, lead, first_value, last_value, nth_value: the column read from another row
   std::optional<size_t> fallback;  ///< lag, lead: the column used outside the partition (none: NULL)
   LogicalType value_type = TypeId::kBigInt;
-  int64_t offset = 1;              ///< lag, lead: rows back or ahead; ntile: buckets
+  int64_t offset = 1;              ///< lag, lead: rows back or ahead; ntile: buckets; nth_value: the row
   std::vector<size_t> partition;
   std::vector<SortKeySpec> order;
   Frame frame = Frame::kPartition;

@@ -25,7 +25,8 @@ LogicalType window_result_type(const WindowFunctionSpec& spec) {
     case Kind::kLag:
     case Kind::kLead:
     case Kind::kFirstValue:
-    case Kind::kLastValue: return spec.value_type;
+    case Kind::kLastValue:
+    case Kind::kNthValue: return spec.value_type;
     default: return TypeId::kBigInt;
   }
 }
@@ -87,7 +88,8 @@ ColumnPtr compute_positional(const WindowFunctionSpec& f, const Batch& all, cons
     case Kind::kLag:
     case Kind::kLead:
     case Kind::kFirstValue:
-    case Kind::kLastValue: {
+    case Kind::kLastValue:
+    case Kind::kNthValue: {
       // Each row reads the value of another row of its partition (a fallback row n + r, or NULL, outside it).
       ColumnPtr source = all.column(*f.value);
       if (f.fallback) {
@@ -101,17 +103,20 @@ ColumnPtr compute_positional(const WindowFunctionSpec& f, const Batch& all, cons
       RowIndices rows(n);
       for (size_t i = 0; i < n; ++i) {
         int64_t j = static_cast<int64_t>(i);
+        // The frame's last row: the partition's, the current row's last peer's, or the current row.
+        const auto frame_last = static_cast<int64_t>(f.frame == Frame::kPartition    ? partition_end[i] - 1
+                                                     : f.frame == Frame::kToLastPeer ? peers_end[i] - 1
+                                                                                     : i);
         switch (f.kind) {
           case Kind::kLag: j -= f.offset; break;
           case Kind::kLead: j += f.offset; break;
           case Kind::kFirstValue: j = static_cast<int64_t>(partition_start[i]); break;
-          default:
-            j = static_cast<int64_t>(f.frame == Frame::kPartition    ? partition_end[i] - 1
-                                     : f.frame == Frame::kToLastPeer ? peers_end[i] - 1
-                                                                     : i);
-            break;
+          case Kind::kNthValue: j = static_cast<int64_t>(partition_start[i]) + f.offset - 1; break;
+          default: j = frame_last; break;
         }
-        const bool inside = j >= static_cast<int64_t>(partition_start[i]) && j < static_cast<int64_t>(partition_end[i]);
+        // nth_value reads nothing past the frame's last row.
+        const int64_t end = f.kind == Kind::kNthValue ? frame_last + 1 : static_cast<int64_t>(partition_end[i]);
+        const bool inside = j >= static_cast<int64_t>(partition_start[i]) && j < end;
         rows[sorted[i]] = inside ? sorted[static_cast<size_t>(j)]
                           : f.fallback ? static_cast<uint32_t>(n + sorted[i])
                                        : kNullRow;

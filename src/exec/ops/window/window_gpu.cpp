@@ -92,6 +92,7 @@ ColumnPtr aggregate_column(const WindowFunctionSpec& f, const Schema& input, con
 
 void check_window_gpu_supported(const Schema& input, const std::vector<WindowFunctionSpec>& functions) {
   for (const WindowFunctionSpec& f : functions) {
+    if (f.kind == Kind::kNthValue) throw NotImplemented("GPU window function nth_value");
     check_sort_gpu_supported(input, sort_keys_of(f));
     for (const std::optional<size_t>& c : {f.value, f.fallback}) {
       if (!c) continue;
