@@ -24,9 +24,17 @@ void require_key_type(const LogicalType& type, const std::string& function, Sour
   }
 }
 
-/// An ARRAY(ARRAY(T)) argument (flatten, array_transpose, array_intersect of one array).
+/// Whether `e` is ARRAY[] (typed ARRAY(INTEGER), though it holds no integer) or an untyped NULL made an array.
+bool is_empty_array(const Expr& e) {
+  const bool empty = e.kind == ExprKind::kFunction && e.function == F::kArrayConstructor && e.children.empty();
+  return empty || (e.kind == ExprKind::kConstant && e.constant.is_null());
+}
+
+/// An ARRAY(ARRAY(T)) argument (flatten, array_transpose, array_intersect of one array); ARRAY[] and NULL are
+/// taken as ARRAY(ARRAY(INTEGER)).
 ExprPtr require_array_of_arrays(ExprPtr e, const std::string& function, SourcePosition pos) {
   e = require_array(std::move(e), function, pos);
+  if (is_empty_array(*e)) return Binder::cast_to(e, LogicalType::array(LogicalType::array(TypeId::kInteger)), pos);
   if (e->type.element_type().id() != TypeId::kArray) wrong_argument(function, "an ARRAY of ARRAYs", *e, pos);
   return e;
 }
@@ -41,6 +49,9 @@ ExprPtr require_integer(ExprPtr e, const std::string& function, const char* what
 }
 
 void unify_arrays(ExprPtr& a, ExprPtr& b, const std::string& function, SourcePosition pos) {
+  // ARRAY[] and NULL take the other array's type.
+  if (is_empty_array(*a) && !is_empty_array(*b)) a = Binder::cast_to(a, b->type, pos);
+  if (is_empty_array(*b) && !is_empty_array(*a)) b = Binder::cast_to(b, a->type, pos);
   auto common = common_super_type(a->type.element_type(), b->type.element_type());
   if (!common) {
     throw BinderError(function + ": the elements of " + a->type.to_string() + " and " + b->type.to_string() +
@@ -123,11 +134,19 @@ ExprPtr ExprBinder::bind_array_more(ScalarFunction f, const ast::FunctionCall& c
       args[0] = Binder::cast_to(args[0], LogicalType::array(sum), arg_pos(0));
       return make(sum, std::move(args));
     }
-    case F::kArrayCumSum:
-      numeric_element(args[0], name, arg_pos(0));
-      return make(array, std::move(args));
+    case F::kArrayCumSum: {
+      // DECIMAL(p, s) sums run in DECIMAL(38, s), as Presto's sum does (Presto's array_cum_sum keeps DECIMAL(p, s)
+      // and lets its sums exceed p digits); other types keep their type and an overflow is an error.
+      const LogicalType& element = numeric_element(args[0], name, arg_pos(0));
+      if (element.id() == TypeId::kDecimal) {
+        args[0] = Binder::cast_to(args[0], LogicalType::array(LogicalType::decimal(38, element.scale())), arg_pos(0));
+      }
+      const LogicalType result = args[0]->type;
+      return make(result, std::move(args));
+    }
     case F::kArrayNormalize: {
-      const LogicalType& element = array.element_type();
+      if (is_empty_array(*args[0])) args[0] = Binder::cast_to(args[0], LogicalType::array(TypeId::kDouble), pos);
+      const LogicalType& element = args[0]->type.element_type();
       if (element.id() != TypeId::kReal && element.id() != TypeId::kDouble) {
         wrong_argument(name, "an ARRAY of REAL or DOUBLE", *args[0], arg_pos(0));
       }
@@ -135,7 +154,8 @@ ExprPtr ExprBinder::bind_array_more(ScalarFunction f, const ast::FunctionCall& c
         wrong_argument(name, "a number p", *args[1], arg_pos(1));
       }
       args[1] = Binder::cast_to(args[1], element, arg_pos(1));
-      return make(array, std::move(args));
+      const LogicalType result = args[0]->type;
+      return make(result, std::move(args));
     }
     case F::kArrayDuplicates:
     case F::kRemoveNulls:
@@ -157,7 +177,8 @@ ExprPtr ExprBinder::bind_array_more(ScalarFunction f, const ast::FunctionCall& c
     case F::kArrayIntersect:
       if (args.size() == 1) {
         args[0] = require_array_of_arrays(args[0], name, arg_pos(0));
-        return make(args[0]->type.element_type(), std::move(args));
+        const LogicalType result = args[0]->type.element_type();
+        return make(result, std::move(args));
       }
       [[fallthrough]];
     case F::kArrayExcept:

@@ -87,6 +87,10 @@ ExprPtr ExprBinder::bind_map_more(ScalarFunction f, const ast::FunctionCall& cal
   };
   switch (f) {
     case F::kMultimapFromEntries: {
+      if (args[0]->type.id() == TypeId::kNull) {
+        const LogicalType entries = LogicalType::map(TypeId::kInteger, TypeId::kInteger).element_type();
+        args[0] = Binder::cast_to(args[0], LogicalType::array(entries), arg_pos(0));
+      }
       args[0] = require_array(args[0], name, arg_pos(0));
       const LogicalType entry = args[0]->type.element_type();
       if (entry.id() != TypeId::kRow || entry.fields().size() != 2) {

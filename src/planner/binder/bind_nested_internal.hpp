@@ -21,7 +21,7 @@ bool is_map_more_function(ScalarFunction f);
                                  SourcePosition pos);
 /// Checks that `e` is an ARRAY (or NULL, made an ARRAY(INTEGER)).
 ExprPtr require_array(ExprPtr e, const std::string& function, SourcePosition pos);
-/// Checks that `e` is a MAP.
+/// Checks that `e` is a MAP (or NULL, made a MAP(INTEGER, INTEGER)).
 ExprPtr require_map(ExprPtr e, const std::string& function, SourcePosition pos);
 /// An array and a value meet at their common element type (contains, array_position, array_remove).
 void unify_element(ExprPtr& array, ExprPtr& value, const std::string& function, SourcePosition pos);

@@ -28,7 +28,8 @@ constexpr FunctionEntry kArraysMore[] = {
             "NULL when x is NULL or has no non-NULL element.", "array_average(ARRAY[1, 2, NULL, 6])", "3.0"}),
     scalar("array_cum_sum", F::kArrayCumSum, 1, 1,
            {"array_cum_sum(x ARRAY(T)) -> ARRAY(T)",
-            "The running sums of x: element i is x[1] + ... + x[i], in x's numeric type (an overflow is an error).",
+            "The running sums of x: element i is x[1] + ... + x[i], in x's numeric type (an overflow is an error), "
+            "DECIMAL(38, s) for DECIMAL(p, s) elements.",
             "NULL when x is NULL; every sum from the first NULL element on is NULL.",
             "array_cum_sum(ARRAY[1, 2, NULL, 3])", "[1, 3, NULL, NULL]"}),
     scalar("array_duplicates", F::kArrayDuplicates, 1, 1,
