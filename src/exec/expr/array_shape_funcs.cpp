@@ -49,8 +49,8 @@ Operand runs(const plan::Expr& e, const std::vector<Operand>& args, const Shape&
       if (n <= 0) raise_nested(e, fn_name(e) + ": the size must be positive, got " + std::to_string(n), "22023");
       const int64_t size = list.size(r);
       if (chunks && (size + n - 1) / n > kMaxChunks) {
-        raise_nested(e, fn_name(e) + ": cannot split an array of " + std::to_string(size) + " elements into more than " +
-                            std::to_string(kMaxChunks) + " chunks",
+        raise_nested(e, fn_name(e) + ": cannot split an array of " + std::to_string(size) +
+                            " elements into more than " + std::to_string(kMaxChunks) + " chunks",
                      "22023");
       }
       const int64_t step = chunks ? n : 1;

@@ -79,7 +79,8 @@ Operand filter_entries(const plan::Expr& e, const std::vector<Operand>& args, co
       if (subset) {
         const ListReader list(args[1]);
         for (int64_t i = list.begin(r); i < list.end(r); ++i) {
-          if (list.child().is_valid(static_cast<size_t>(i))) wanted.insert(key_of(list.child(), static_cast<size_t>(i)));
+          const auto k = static_cast<size_t>(i);
+          if (list.child().is_valid(k)) wanted.insert(key_of(list.child(), k));
         }
       }
       for (int64_t i = map.begin(r); i < map.end(r); ++i) {

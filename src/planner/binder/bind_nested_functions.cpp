@@ -20,7 +20,9 @@ ExprPtr require_array(ExprPtr e, const std::string& function, SourcePosition pos
 
 ExprPtr require_map(ExprPtr e, const std::string& function, SourcePosition pos) {
   // An untyped NULL is a NULL map, as ARRAY(INTEGER) is a NULL array.
-  if (e->type.id() == TypeId::kNull) return Binder::cast_to(e, LogicalType::map(TypeId::kInteger, TypeId::kInteger), pos);
+  if (e->type.id() == TypeId::kNull) {
+    return Binder::cast_to(e, LogicalType::map(TypeId::kInteger, TypeId::kInteger), pos);
+  }
   if (e->type.id() != TypeId::kMap) wrong_argument(function, "a MAP", *e, pos);
   return e;
 }
