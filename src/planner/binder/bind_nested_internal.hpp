@@ -1,5 +1,6 @@
 #pragma once
-/// Helpers shared by the binding of nested values (bind_nested.cpp, bind_nested_functions.cpp).
+/// Helpers shared by the binding of nested values (bind_nested.cpp, bind_nested_functions.cpp, bind_array_more.cpp,
+/// bind_map_more.cpp, bind_lambda_more.cpp).
 
 #include <cctype>
 
