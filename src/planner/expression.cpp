@@ -226,11 +226,94 @@ const char* scalar_function_name(ScalarFunction f) {
     case ScalarFunction::kHmacSha256: return "hmac_sha256";
     case ScalarFunction::kHmacSha512: return "hmac_sha512";
     case ScalarFunction::kParseDatetime: return "parse_datetime";
+    // Array and map functions (issue 15)
+    case ScalarFunction::kAllMatch: return "all_match";
+    case ScalarFunction::kAnyMatch: return "any_match";
+    case ScalarFunction::kNoneMatch: return "none_match";
+    case ScalarFunction::kArrayAverage: return "array_average";
+    case ScalarFunction::kArrayCumSum: return "array_cum_sum";
+    case ScalarFunction::kArrayDuplicates: return "array_duplicates";
+    case ScalarFunction::kArrayExcept: return "array_except";
+    case ScalarFunction::kArrayIntersect: return "array_intersect";
+    case ScalarFunction::kArrayUnion: return "array_union";
+    case ScalarFunction::kArrayFrequency: return "array_frequency";
+    case ScalarFunction::kArrayHasDuplicates: return "array_has_duplicates";
+    case ScalarFunction::kArrayLeastFrequent: return "array_least_frequent";
+    case ScalarFunction::kArrayMostFrequent: return "array_most_frequent";
+    case ScalarFunction::kArrayMaxBy: return "array_max_by";
+    case ScalarFunction::kArrayMinBy: return "array_min_by";
+    case ScalarFunction::kArrayNormalize: return "array_normalize";
+    case ScalarFunction::kArrayRemove: return "array_remove";
+    case ScalarFunction::kArraySortDesc: return "array_sort_desc";
+    case ScalarFunction::kArraySum: return "array_sum";
+    case ScalarFunction::kArrayTopN: return "array_top_n";
+    case ScalarFunction::kArraysOverlap: return "arrays_overlap";
+    case ScalarFunction::kCombinations: return "combinations";
+    case ScalarFunction::kFlatten: return "flatten";
+    case ScalarFunction::kFindFirst: return "find_first";
+    case ScalarFunction::kFindFirstIndex: return "find_first_index";
+    case ScalarFunction::kNgrams: return "ngrams";
+    case ScalarFunction::kRemoveNulls: return "remove_nulls";
+    case ScalarFunction::kRepeat: return "repeat";
+    case ScalarFunction::kShuffle: return "shuffle";
+    case ScalarFunction::kTrimArray: return "trim_array";
+    case ScalarFunction::kZip: return "zip";
+    case ScalarFunction::kZipWith: return "zip_with";
+    case ScalarFunction::kArraySplitIntoChunks: return "array_split_into_chunks";
+    case ScalarFunction::kArrayTranspose: return "array_transpose";
+    case ScalarFunction::kAllKeysMatch: return "all_keys_match";
+    case ScalarFunction::kAnyKeysMatch: return "any_keys_match";
+    case ScalarFunction::kNoKeysMatch: return "no_keys_match";
+    case ScalarFunction::kAnyValuesMatch: return "any_values_match";
+    case ScalarFunction::kNoValuesMatch: return "no_values_match";
+    case ScalarFunction::kMultimapFromEntries: return "multimap_from_entries";
+    case ScalarFunction::kMapEntries: return "map_entries";
+    case ScalarFunction::kMapConcat: return "map_concat";
+    case ScalarFunction::kMapFilter: return "map_filter";
+    case ScalarFunction::kMapRemoveNullValues: return "map_remove_null_values";
+    case ScalarFunction::kMapSubset: return "map_subset";
+    case ScalarFunction::kMapKeyExists: return "map_key_exists";
+    case ScalarFunction::kMapTopNKeys: return "map_top_n_keys";
+    case ScalarFunction::kMapKeysByTopNValues: return "map_keys_by_top_n_values";
+    case ScalarFunction::kMapTopN: return "map_top_n";
+    case ScalarFunction::kMapTopNValues: return "map_top_n_values";
+    case ScalarFunction::kMapNormalize: return "map_normalize";
+    case ScalarFunction::kMapZipWith: return "map_zip_with";
+    case ScalarFunction::kTransformKeys: return "transform_keys";
+    case ScalarFunction::kTransformValues: return "transform_values";
+    case ScalarFunction::kMapIntKeysToArray: return "map_int_keys_to_array";
+    case ScalarFunction::kArrayToMapIntKeys: return "array_to_map_int_keys";
   }
   return "?";
 }
 
-bool is_deterministic(ScalarFunction f) { return f != ScalarFunction::kRandom; }
+bool is_lambda_function(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kTransform:
+    case ScalarFunction::kFilter:
+    case ScalarFunction::kReduce:
+    case ScalarFunction::kAllMatch:
+    case ScalarFunction::kAnyMatch:
+    case ScalarFunction::kNoneMatch:
+    case ScalarFunction::kArrayMaxBy:
+    case ScalarFunction::kArrayMinBy:
+    case ScalarFunction::kFindFirst:
+    case ScalarFunction::kFindFirstIndex:
+    case ScalarFunction::kZipWith:
+    case ScalarFunction::kAllKeysMatch:
+    case ScalarFunction::kAnyKeysMatch:
+    case ScalarFunction::kNoKeysMatch:
+    case ScalarFunction::kAnyValuesMatch:
+    case ScalarFunction::kNoValuesMatch:
+    case ScalarFunction::kMapFilter:
+    case ScalarFunction::kMapZipWith:
+    case ScalarFunction::kTransformKeys:
+    case ScalarFunction::kTransformValues: return true;
+    default: return false;
+  }
+}
+
+bool is_deterministic(ScalarFunction f) { return f != ScalarFunction::kRandom && f != ScalarFunction::kShuffle; }
 
 namespace {
 

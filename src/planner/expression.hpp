@@ -196,11 +196,63 @@ enum class ScalarFunction : uint16_t {
   kSpookyHashV2_32, kSpookyHashV2_64,  ///< VARBINARY -> 4 / 8-byte big-endian VARBINARY (SpookyHash V2, seeds 0)
   kHmacMd5, kHmacSha1, kHmacSha256, kHmacSha512,  ///< (VARBINARY message, VARBINARY key) -> VARBINARY
   kParseDatetime,         ///< (VARCHAR text, VARCHAR Joda pattern, VARCHAR session zone) -> TIMESTAMP WITH TIME ZONE
+  // Array and map functions (issue 15). CPU only, like the nested functions above; the lambda ones (all_match,
+  // find_first, array_max_by, zip_with, map_filter, transform_keys, ...) are evaluated by eval_lambda_function.
+  kAllMatch, kAnyMatch, kNoneMatch,  ///< (ARRAY(T), lambda x -> BOOLEAN) -> BOOLEAN, three-valued
+  kArrayAverage,          ///< ARRAY(DOUBLE) -> DOUBLE mean of the non-NULL elements, NULL without one
+  kArrayCumSum,           ///< ARRAY(T) numeric -> ARRAY(T) running sums, NULL from the first NULL element on
+  kArrayDuplicates,       ///< ARRAY(T) -> ARRAY(T) of the elements seen more than once, in first-seen order
+  kArrayExcept, kArrayIntersect, kArrayUnion,  ///< (ARRAY(T), ARRAY(T)) -> ARRAY(T) distinct, first-seen order
+  kArrayFrequency,        ///< ARRAY(T) -> MAP(T, INTEGER) occurrences of each non-NULL element
+  kArrayHasDuplicates,    ///< ARRAY(T) -> BOOLEAN
+  kArrayLeastFrequent, kArrayMostFrequent,  ///< (ARRAY(T)[, BIGINT n]) -> ARRAY(T) by frequency, then value
+  kArrayMaxBy, kArrayMinBy,  ///< (ARRAY(T), lambda x -> U) -> T whose U is largest / smallest
+  kArrayNormalize,        ///< (ARRAY(T), T p) -> ARRAY(T) divided by the p-norm; T REAL or DOUBLE
+  kArrayRemove,           ///< (ARRAY(T), T) -> ARRAY(T) without the elements equal to the value
+  kArraySortDesc,         ///< ARRAY(T) -> ARRAY(T) descending, NULLs last
+  kArraySum,              ///< ARRAY(BIGINT) -> BIGINT, ARRAY(DOUBLE) -> DOUBLE sum of the non-NULL elements
+  kArrayTopN,             ///< (ARRAY(T), BIGINT n) -> ARRAY(T) the n largest, descending, NULLs last
+  kArraysOverlap,         ///< (ARRAY(T), ARRAY(T)) -> BOOLEAN a non-NULL element in common (NULL: unknown)
+  kCombinations,          ///< (ARRAY(T), BIGINT n) -> ARRAY(ARRAY(T)) the n-element combinations
+  kFlatten,               ///< ARRAY(ARRAY(T)) -> ARRAY(T)
+  kFindFirst, kFindFirstIndex,  ///< (ARRAY(T)[, BIGINT start], lambda x -> BOOLEAN) -> T / BIGINT
+  kNgrams,                ///< (ARRAY(T), BIGINT n) -> ARRAY(ARRAY(T))
+  kRemoveNulls,           ///< ARRAY(T) -> ARRAY(T)
+  kRepeat,                ///< (T, BIGINT count) -> ARRAY(T)
+  kShuffle,               ///< ARRAY(T) -> ARRAY(T) in random order. Not deterministic.
+  kTrimArray,             ///< (ARRAY(T), BIGINT n) -> ARRAY(T) without its last n elements
+  kZip,                   ///< (ARRAY(T1), ARRAY(T2), ...) -> ARRAY(ROW(T1, T2, ...)), shorter arrays NULL-padded
+  kZipWith,               ///< (ARRAY(T), ARRAY(U), lambda (x, y) -> R) -> ARRAY(R)
+  kArraySplitIntoChunks,  ///< (ARRAY(T), BIGINT size) -> ARRAY(ARRAY(T))
+  kArrayTranspose,        ///< ARRAY(ARRAY(T)) -> ARRAY(ARRAY(T)), rows of one length
+  kAllKeysMatch, kAnyKeysMatch, kNoKeysMatch,  ///< (MAP(K, V), lambda k -> BOOLEAN) -> BOOLEAN
+  kAnyValuesMatch, kNoValuesMatch,             ///< (MAP(K, V), lambda v -> BOOLEAN) -> BOOLEAN
+  kMultimapFromEntries,   ///< ARRAY(ROW(K, V)) -> MAP(K, ARRAY(V))
+  kMapEntries,            ///< MAP(K, V) -> ARRAY(ROW(K, V))
+  kMapConcat,             ///< (MAP(K, V), ...) -> MAP(K, V), a key's value from the last map that has it
+  kMapFilter,             ///< (MAP(K, V), lambda (k, v) -> BOOLEAN) -> MAP(K, V)
+  kMapRemoveNullValues,   ///< MAP(K, V) -> MAP(K, V) without the NULL values
+  kMapSubset,             ///< (MAP(K, V), ARRAY(K)) -> MAP(K, V) of the listed keys
+  kMapKeyExists,          ///< (MAP(K, V), K) -> BOOLEAN
+  kMapTopNKeys,           ///< (MAP(K, V), BIGINT n) -> ARRAY(K) the n largest keys, descending
+  kMapKeysByTopNValues,   ///< (MAP(K, V), BIGINT n) -> ARRAY(K) the keys of the n largest values
+  kMapTopN,               ///< (MAP(K, V), BIGINT n) -> MAP(K, V) the n entries of the largest values
+  kMapTopNValues,         ///< (MAP(K, V), BIGINT n) -> ARRAY(V) the n largest values, descending
+  kMapNormalize,          ///< MAP(K, DOUBLE) -> MAP(K, DOUBLE) values divided by their sum
+  kMapZipWith,            ///< (MAP(K, V1), MAP(K, V2), lambda (k, v1, v2) -> V3) -> MAP(K, V3)
+  kTransformKeys,         ///< (MAP(K, V), lambda (k, v) -> K2) -> MAP(K2, V)
+  kTransformValues,       ///< (MAP(K, V), lambda (k, v) -> V2) -> MAP(K, V2)
+  kMapIntKeysToArray,     ///< MAP(integer K, V) -> ARRAY(V) with the value of key i at position i
+  kArrayToMapIntKeys,     ///< ARRAY(V) -> MAP(INTEGER, V) of the non-NULL elements by position
 };
 
-/// False for functions whose value is not determined by their arguments (random): they are never folded into a
+/// False for functions whose value is not determined by their arguments (random, shuffle): they are never folded into a
 /// constant, even without arguments.
 bool is_deterministic(ScalarFunction f);
+
+/// True for the functions that take lambda arguments (transform, filter, reduce, all_match, map_filter, ...): their
+/// evaluation runs the lambdas' bodies over the elements instead of calling a kernel on evaluated arguments.
+bool is_lambda_function(ScalarFunction f);
 
 /// The SQL name of a function, for EXPLAIN and errors ("+", "substring", ...).
 const char* scalar_function_name(ScalarFunction f);

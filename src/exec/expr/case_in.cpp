@@ -75,7 +75,30 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kRegexpSplit:
     case ScalarFunction::kFromIeee754_32:
     case ScalarFunction::kFromIeee754_64:
-    case ScalarFunction::kParseDatetime: return true;
+    case ScalarFunction::kParseDatetime:
+    // Array and map functions (issue 15) with errors on bad data (sizes, overflow, NULL or repeated keys).
+    case ScalarFunction::kArrayCumSum:
+    case ScalarFunction::kArraySum:
+    case ScalarFunction::kArrayNormalize:
+    case ScalarFunction::kArrayTopN:
+    case ScalarFunction::kArrayLeastFrequent:
+    case ScalarFunction::kArrayMostFrequent:
+    case ScalarFunction::kCombinations:
+    case ScalarFunction::kNgrams:
+    case ScalarFunction::kRepeat:
+    case ScalarFunction::kTrimArray:
+    case ScalarFunction::kArraySplitIntoChunks:
+    case ScalarFunction::kArrayTranspose:
+    case ScalarFunction::kFindFirst:
+    case ScalarFunction::kFindFirstIndex:
+    case ScalarFunction::kMultimapFromEntries:
+    case ScalarFunction::kMapTopNKeys:
+    case ScalarFunction::kMapKeysByTopNValues:
+    case ScalarFunction::kMapTopN:
+    case ScalarFunction::kMapTopNValues:
+    case ScalarFunction::kTransformKeys:
+    case ScalarFunction::kMapIntKeysToArray:
+    case ScalarFunction::kArrayToMapIntKeys: return true;
     default: return false;
   }
 }

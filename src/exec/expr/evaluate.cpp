@@ -213,9 +213,66 @@ Operand dispatch_function(const plan::Expr& e, const std::vector<Operand>& args,
     case ScalarFunction::kMapValues:
     case ScalarFunction::kMapFromEntries:
     case ScalarFunction::kSplit: return nested_kernel(e, args, rows, ctx);
+    // Array and map functions (issue 15); the lambda ones are evaluated by eval_lambda_function.
+    case ScalarFunction::kArrayAverage:
+    case ScalarFunction::kArrayCumSum:
+    case ScalarFunction::kArrayDuplicates:
+    case ScalarFunction::kArrayExcept:
+    case ScalarFunction::kArrayIntersect:
+    case ScalarFunction::kArrayUnion:
+    case ScalarFunction::kArrayFrequency:
+    case ScalarFunction::kArrayHasDuplicates:
+    case ScalarFunction::kArrayLeastFrequent:
+    case ScalarFunction::kArrayMostFrequent:
+    case ScalarFunction::kArrayNormalize:
+    case ScalarFunction::kArrayRemove:
+    case ScalarFunction::kArraySortDesc:
+    case ScalarFunction::kArraySum:
+    case ScalarFunction::kArrayTopN:
+    case ScalarFunction::kArraysOverlap:
+    case ScalarFunction::kCombinations:
+    case ScalarFunction::kFlatten:
+    case ScalarFunction::kNgrams:
+    case ScalarFunction::kRemoveNulls:
+    case ScalarFunction::kRepeat:
+    case ScalarFunction::kShuffle:
+    case ScalarFunction::kTrimArray:
+    case ScalarFunction::kZip:
+    case ScalarFunction::kArraySplitIntoChunks:
+    case ScalarFunction::kArrayTranspose:
+    case ScalarFunction::kMultimapFromEntries:
+    case ScalarFunction::kMapEntries:
+    case ScalarFunction::kMapConcat:
+    case ScalarFunction::kMapRemoveNullValues:
+    case ScalarFunction::kMapSubset:
+    case ScalarFunction::kMapKeyExists:
+    case ScalarFunction::kMapTopNKeys:
+    case ScalarFunction::kMapKeysByTopNValues:
+    case ScalarFunction::kMapTopN:
+    case ScalarFunction::kMapTopNValues:
+    case ScalarFunction::kMapNormalize:
+    case ScalarFunction::kMapIntKeysToArray:
+    case ScalarFunction::kArrayToMapIntKeys: return more_nested_kernel(e, args, rows, ctx);
     case ScalarFunction::kTransform:
     case ScalarFunction::kFilter:
     case ScalarFunction::kReduce:
+    case ScalarFunction::kAllMatch:
+    case ScalarFunction::kAnyMatch:
+    case ScalarFunction::kNoneMatch:
+    case ScalarFunction::kArrayMaxBy:
+    case ScalarFunction::kArrayMinBy:
+    case ScalarFunction::kFindFirst:
+    case ScalarFunction::kFindFirstIndex:
+    case ScalarFunction::kZipWith:
+    case ScalarFunction::kAllKeysMatch:
+    case ScalarFunction::kAnyKeysMatch:
+    case ScalarFunction::kNoKeysMatch:
+    case ScalarFunction::kAnyValuesMatch:
+    case ScalarFunction::kNoValuesMatch:
+    case ScalarFunction::kMapFilter:
+    case ScalarFunction::kMapZipWith:
+    case ScalarFunction::kTransformKeys:
+    case ScalarFunction::kTransformValues:
     case ScalarFunction::kTry: break;  // eval_function evaluates them (eval_try, eval_lambda_function)
     // More scalar functions (issue 15).
     case ScalarFunction::kBitLength:
@@ -327,10 +384,7 @@ Operand eval_function(const plan::Expr& e, const Batch& input, EvalContext& ctx)
     }
   }
   if (e.function == ScalarFunction::kTry) return eval_try(e, input, ctx);
-  if (e.function == ScalarFunction::kTransform || e.function == ScalarFunction::kFilter ||
-      e.function == ScalarFunction::kReduce) {
-    return eval_lambda_function(e, input, ctx);
-  }
+  if (plan::is_lambda_function(e.function)) return eval_lambda_function(e, input, ctx);
   std::vector<Operand> args;
   args.reserve(e.children.size());
   for (const plan::ExprPtr& child : e.children) args.push_back(eval_operand(*child, input, ctx));

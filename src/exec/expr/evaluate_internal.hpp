@@ -8,6 +8,7 @@
 #include "exec/expr/kernel_util.hpp"
 #include "planner/expression.hpp"
 #include "vector/batch.hpp"
+#include "vector/gather.hpp"
 
 namespace kestrel::exec {
 
@@ -39,9 +40,23 @@ plan::ExprPtr lazy_in_list(const plan::Expr& e);
 /// x IN (a, b, ...) with SQL NULL semantics; an item that may raise is evaluated only on rows not matched yet.
 Operand eval_in_list(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
-/// transform, filter and reduce: the array argument evaluated, then the lambda's body over its elements
-/// (lambda_funcs.cpp).
+/// The functions with lambda arguments (plan::is_lambda_function): the array or map argument evaluated, then the
+/// lambda's body over its elements (lambda_funcs.cpp for transform, filter and reduce).
 Operand eval_lambda_function(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+/// The other lambda functions (all_match, find_first, array_max_by, zip_with, map_filter, transform_keys, ...):
+/// lambda_more_funcs.cpp and map_lambda_funcs.cpp.
+Operand more_lambda_function(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+/// map_filter, transform_keys, transform_values and map_zip_with (map_lambda_funcs.cpp).
+Operand map_lambda_function(const plan::Expr& e, const Batch& input, EvalContext& ctx);
+
+/// The body of `lambda` evaluated once per element: element i belongs to row row_of[i] of `input` (whose columns the
+/// body may read) and `params` hold the lambda's parameters, one row per element. A column of row_of.size() rows.
+ColumnPtr eval_lambda_body(const plan::Expr& lambda, const Batch& input, const RowIndices& row_of,
+                           std::vector<ColumnPtr> params, EvalContext& ctx);
+
+/// The ARRAY or MAP argument `e` of a lambda function, evaluated and made a plain column of input.num_rows() rows.
+Operand eval_list_argument(const plan::Expr& e, const Batch& input, EvalContext& ctx);
 
 /// While alive, the lambda parameters of `ctx` hold only `rows` of their values (then they are restored).
 class LambdaArgsScope {

@@ -1,6 +1,6 @@
-// CPU evaluation of transform, filter and reduce: the lambda's body runs once over all the elements of a batch,
-// on a batch whose rows are the elements (the input's columns and the outer lambdas' parameters repeated for each
-// element of their row).
+// CPU evaluation of transform, filter and reduce, and the evaluation of a lambda's body that the other lambda
+// functions share: the body runs once over all the elements of a batch, on a batch whose rows are the elements (the
+// input's columns and the outer lambdas' parameters repeated for each element of their row).
 
 #include "exec/expr/evaluate_internal.hpp"
 #include "exec/expr/kernels.hpp"
@@ -46,6 +46,17 @@ struct SavedArgs {
   std::vector<ColumnPtr> args;
 };
 
+}  // namespace
+
+ColumnPtr eval_lambda_body(const plan::Expr& lambda, const Batch& input, const RowIndices& row_of,
+                           std::vector<ColumnPtr> params, EvalContext& ctx) {
+  SavedArgs saved(ctx);
+  const Batch batch = expand(lambda, input, row_of, ctx);
+  return apply(lambda, batch, std::move(params), ctx);
+}
+
+namespace {
+
 Operand transform_or_filter(const plan::Expr& e, const Operand& array, const Batch& input, EvalContext& ctx) {
   const size_t rows = input.num_rows();
   const ListReader list(array);
@@ -58,12 +69,7 @@ Operand transform_or_filter(const plan::Expr& e, const Operand& array, const Bat
     }
   }
   ColumnPtr values = gather_column(list.child(), element, ctx.memory());
-  ColumnPtr result;
-  {
-    SavedArgs saved(ctx);
-    const Batch batch = expand(*e.children[1], input, row_of, ctx);
-    result = apply(*e.children[1], batch, {values}, ctx);
-  }
+  const ColumnPtr result = eval_lambda_body(*e.children[1], input, row_of, {values}, ctx);
   ListBuilder out(rows);
   size_t k = 0;
   for (size_t r = 0; r < rows; ++r) {
@@ -93,14 +99,9 @@ Operand reduce(const plan::Expr& e, const Operand& array, const Batch& input, Ev
         element.push_back(static_cast<uint32_t>(list.begin(r) + k));
       }
     }
-    ColumnPtr next;
-    {
-      SavedArgs saved(ctx);
-      const Batch batch = expand(*e.children[2], input, active, ctx);
-      next = apply(*e.children[2], batch,
-                   {gather_column(*state, active, ctx.memory()), gather_column(list.child(), element, ctx.memory())},
-                   ctx);
-    }
+    const ColumnPtr next = eval_lambda_body(
+        *e.children[2], input, active,
+        {gather_column(*state, active, ctx.memory()), gather_column(list.child(), element, ctx.memory())}, ctx);
     std::vector<RowSource> src(rows);
     for (size_t r = 0; r < rows; ++r) src[r] = RowSource{0, static_cast<uint32_t>(r)};
     for (size_t i = 0; i < active.size(); ++i) src[active[i]] = RowSource{1, static_cast<uint32_t>(i)};
@@ -119,6 +120,11 @@ Operand reduce(const plan::Expr& e, const Operand& array, const Batch& input, Ev
 
 }  // namespace
 
+Operand eval_list_argument(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
+  const Operand value = plain(eval_operand(e, input, ctx), ctx);
+  return Operand{materialize(value, input.num_rows(), ctx.memory()), false};
+}
+
 LambdaArgsScope::LambdaArgsScope(EvalContext& ctx, const std::vector<uint32_t>& rows)
     : ctx_(ctx), saved_(ctx.lambda_args) {
   const RowIndices indices(rows.begin(), rows.end());
@@ -126,8 +132,10 @@ LambdaArgsScope::LambdaArgsScope(EvalContext& ctx, const std::vector<uint32_t>& 
 }
 
 Operand eval_lambda_function(const plan::Expr& e, const Batch& input, EvalContext& ctx) {
-  Operand array = plain(eval_operand(*e.children[0], input, ctx), ctx);
-  array = Operand{materialize(array, input.num_rows(), ctx.memory()), false};
+  if (e.function != F::kTransform && e.function != F::kFilter && e.function != F::kReduce) {
+    return more_lambda_function(e, input, ctx);
+  }
+  const Operand array = eval_list_argument(*e.children[0], input, ctx);
   if (e.function == F::kReduce) return reduce(e, array, input, ctx);
   return transform_or_filter(e, array, input, ctx);
 }

@@ -10,18 +10,6 @@ namespace {
 
 using F = plan::ScalarFunction;
 
-/// Checks that the keys of one map are not NULL and distinct.
-void check_keys(const plan::Expr& e, const Column& keys, int64_t begin, int64_t end) {
-  std::unordered_set<std::string> seen;
-  for (int64_t i = begin; i < end; ++i) {
-    const auto k = static_cast<size_t>(i);
-    if (!keys.is_valid(k)) raise_nested(e, std::string(plan::scalar_function_name(e.function)) + ": map key is NULL", "22004");
-    if (!seen.insert(key_of(keys, k)).second) {
-      raise_nested(e, "duplicate map key: " + keys.value_at(k).to_string(), "22023");
-    }
-  }
-}
-
 Operand map_from_arrays(const plan::Expr& e, const std::vector<Operand>& args, const Shape& shape,
                         EvalContext& ctx) {
   if (args.empty()) {
@@ -44,7 +32,7 @@ Operand map_from_arrays(const plan::Expr& e, const std::vector<Operand>& args, c
                             std::to_string(values.size(r)) + ")",
                      "22023");
       }
-      check_keys(e, keys.child(), keys.begin(r), keys.end(r));
+      check_map_keys(e, keys.child(), keys.begin(r), keys.end(r));
       for (int64_t i = 0; i < keys.size(r); ++i) {
         key_rows.push_back(static_cast<uint32_t>(keys.begin(r) + i));
         value_rows.push_back(static_cast<uint32_t>(values.begin(r) + i));
@@ -73,7 +61,7 @@ Operand map_from_entries(const plan::Expr& e, const Operand& in, const Shape& sh
     for (int64_t i = list.begin(r); i < list.end(r); ++i) {
       if (!entries.is_valid(static_cast<size_t>(i))) raise_nested(e, "map_from_entries: a map entry is NULL", "22004");
     }
-    check_keys(e, *entries.child(0), list.begin(r), list.end(r));
+    check_map_keys(e, *entries.child(0), list.begin(r), list.end(r));
   }
   // NULL entries were refused, so the entries' own validity can go.
   ColumnPtr child = Column::make_row(entries.type(), entries.length(), nullptr, 0, entries.children());
@@ -92,6 +80,21 @@ Operand row_field(const std::vector<Operand>& args, EvalContext& ctx) {
 }
 
 }  // namespace
+
+void check_map_keys(const plan::Expr& e, const Column& keys, int64_t begin, int64_t end) {
+  std::unordered_set<std::string> seen;
+  for (int64_t i = begin; i < end; ++i) {
+    const auto k = static_cast<size_t>(i);
+    if (!keys.is_valid(k)) {
+      raise_nested(e, std::string(plan::scalar_function_name(e.function)) + ": map key is NULL", "22004");
+    }
+    if (!seen.insert(key_of(keys, k)).second) {
+      raise_nested(e, std::string(plan::scalar_function_name(e.function)) + ": duplicate map key: " +
+                          keys.value_at(k).to_string(),
+                   "22023");
+    }
+  }
+}
 
 Operand map_row_kernel(const plan::Expr& e, const std::vector<Operand>& args, size_t rows, EvalContext& ctx) {
   const Shape shape = shape_of(args, rows);

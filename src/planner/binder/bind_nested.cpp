@@ -95,7 +95,8 @@ ExprPtr ExprBinder::bind_nested_call(const ast::FunctionCall& call, const ExprBi
     return field_path(std::move(base), {call.args[1]->as<ast::Literal>().text}, 0, call.operator_position, true);
   }
   if (name == ast::kLambdaName) {
-    throw BinderError("a lambda expression is only allowed as an argument of transform, filter or reduce",
+    throw BinderError("a lambda expression is only allowed as the argument of a function that takes one "
+                      "(transform, filter, reduce, all_match, map_filter, ...)",
                       call.operator_position, "42601");
   }
   if (name == "row" && !call.args.empty()) {

@@ -4,8 +4,6 @@
 
 namespace kestrel::plan {
 
-namespace {
-
 using F = ScalarFunction;
 
 [[noreturn]] void wrong_argument(const std::string& function, const std::string& wanted, const Expr& got,
@@ -21,6 +19,10 @@ ExprPtr require_array(ExprPtr e, const std::string& function, SourcePosition pos
 }
 
 ExprPtr require_map(ExprPtr e, const std::string& function, SourcePosition pos) {
+  // An untyped NULL is a NULL map, as ARRAY(INTEGER) is a NULL array.
+  if (e->type.id() == TypeId::kNull) {
+    return Binder::cast_to(e, LogicalType::map(TypeId::kInteger, TypeId::kInteger), pos);
+  }
   if (e->type.id() != TypeId::kMap) wrong_argument(function, "a MAP", *e, pos);
   return e;
 }
@@ -36,8 +38,6 @@ void unify_element(ExprPtr& array, ExprPtr& value, const std::string& function, 
   array = Binder::cast_to(array, LogicalType::array(storable_element(*common)), pos);
   value = Binder::cast_to(value, storable_element(*common), pos);
 }
-
-}  // namespace
 
 bool is_nested_function(ScalarFunction f) {
   switch (f) {
@@ -60,7 +60,7 @@ bool is_nested_function(ScalarFunction f) {
     case F::kTransform:
     case F::kFilter:
     case F::kReduce: return true;
-    default: return false;
+    default: return is_more_nested_function(f);
   }
 }
 
@@ -73,6 +73,7 @@ ExprPtr ExprBinder::bind_nested_function(ScalarFunction f, const ast::FunctionCa
     return positioned(make_function(f, std::move(result), std::move(args)), pos);
   };
   if (f == F::kElementAt) return bind_subscript(call, ctx, true);
+  if (is_more_nested_function(f)) return bind_more_nested_function(f, call, ctx);
   if (f == F::kTransform || f == F::kFilter || f == F::kReduce) return bind_lambda_function(f, call, ctx);
   std::vector<ExprPtr> args;
   for (const auto& a : call.args) args.push_back(bind(*a, ctx));

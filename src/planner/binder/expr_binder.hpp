@@ -151,6 +151,11 @@ class ExprBinder {
   ExprPtr bind_nested_call(const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// The array, map and lambda function `f` of `call`, its arguments bound and typed here.
   ExprPtr bind_nested_function(ScalarFunction f, const ast::FunctionCall& call, const ExprBindContext& ctx);
+  /// The array and map functions of issue 15 (bind_array_more.cpp, bind_map_more.cpp, bind_lambda_more.cpp).
+  ExprPtr bind_more_nested_function(ScalarFunction f, const ast::FunctionCall& call, const ExprBindContext& ctx);
+  ExprPtr bind_array_more(ScalarFunction f, const ast::FunctionCall& call, std::vector<ExprPtr> args);
+  ExprPtr bind_map_more(ScalarFunction f, const ast::FunctionCall& call, std::vector<ExprPtr> args);
+  ExprPtr bind_lambda_more(ScalarFunction f, const ast::FunctionCall& call, const ExprBindContext& ctx);
   /// x[i] of an ARRAY (1-based BIGINT), MAP (a key) or ROW (a constant field number); with `element_at` the
   /// function element_at(x, i), NULL where the subscript is an error.
   ExprPtr bind_subscript(const ast::FunctionCall& call, const ExprBindContext& ctx, bool element_at);

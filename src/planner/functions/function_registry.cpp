@@ -62,8 +62,10 @@ std::span<const FunctionCategory> function_categories() {
       {"Array, map and row functions",
        "ARRAY(T), MAP(K, V) and ROW(name T, ...) values print as `[1, 2]`, `{a=1}` and `{x=1, y=a}`. `||` and "
        "concat join arrays (and an array and an element). Arrays order element by element, rows field by field; "
-       "maps compare for equality only. transform, filter and reduce take lambdas (`x -> x + 1`, "
-       "`(s, x) -> s + x`). CPU only: a GPU query with `gpu_fallback = false` refuses nested values.",
+       "maps compare for equality only. transform, filter, reduce and the other functions with a `function(...)` "
+       "argument take lambdas (`x -> x + 1`, `(s, x) -> s + x`). Functions that treat arrays as sets compare "
+       "elements as IS NOT DISTINCT FROM does (NULL equals NULL). CPU only: a GPU query with `gpu_fallback = false` "
+       "refuses nested values.",
        registry::array_functions()},
       {"Date and time functions",
        "There is no TIMESTAMP WITH TIME ZONE type yet: every TIMESTAMP is read as UTC, and the functions that return "

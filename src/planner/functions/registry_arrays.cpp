@@ -1,5 +1,8 @@
 // Registry entries: array, map and row functions and operators, and the lambda functions.
 
+#include <algorithm>
+#include <vector>
+
 #include "planner/functions/registry_tables.hpp"
 
 namespace kestrel::plan::registry {
@@ -115,6 +118,22 @@ constexpr FunctionEntry kArrays[] = {
 
 }  // namespace
 
-std::span<const FunctionEntry> array_functions() { return kArrays; }
+std::span<const FunctionEntry> array_functions() {
+  // This file's entries with those of registry_arrays_more.cpp and registry_maps.cpp: the functions by name, then
+  // the operators.
+  static const std::vector<FunctionEntry> kAll = [] {
+    std::vector<FunctionEntry> all(std::begin(kArrays), std::end(kArrays));
+    for (std::span<const FunctionEntry> more : {array_more_functions(), map_functions()}) {
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    std::stable_sort(all.begin(), all.end(), [](const FunctionEntry& a, const FunctionEntry& b) {
+      const bool op_a = a.kind == FunctionKind::kOperator, op_b = b.kind == FunctionKind::kOperator;
+      if (op_a != op_b) return op_b;
+      return !op_a && a.name < b.name;
+    });
+    return all;
+  }();
+  return kAll;
+}
 
 }  // namespace kestrel::plan::registry

@@ -53,7 +53,9 @@ std::span<const FunctionEntry> regexp_functions();      // registry_strings.cpp
 std::span<const FunctionEntry> url_functions();         // registry_strings.cpp
 std::span<const FunctionEntry> json_functions();        // registry_strings.cpp
 std::span<const FunctionEntry> binary_functions();      // registry_binary.cpp
-std::span<const FunctionEntry> array_functions();       // registry_arrays.cpp
+std::span<const FunctionEntry> array_functions();       // registry_arrays.cpp (with the two below)
+std::span<const FunctionEntry> array_more_functions();  // registry_arrays_more.cpp
+std::span<const FunctionEntry> map_functions();         // registry_maps.cpp
 std::span<const FunctionEntry> datetime_functions();    // registry_datetime.cpp
 std::span<const FunctionEntry> conditional_functions(); // registry_other.cpp
 std::span<const FunctionEntry> session_functions();     // registry_other.cpp

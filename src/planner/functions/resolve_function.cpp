@@ -366,6 +366,63 @@ ResolvedFunction resolve_scalar_function(ScalarFunction f, const std::vector<Log
     case F::kTransform:
     case F::kFilter:
     case F::kReduce:
+    // Array and map functions (issue 15)
+    case F::kAllMatch:
+    case F::kAnyMatch:
+    case F::kNoneMatch:
+    case F::kArrayAverage:
+    case F::kArrayCumSum:
+    case F::kArrayDuplicates:
+    case F::kArrayExcept:
+    case F::kArrayIntersect:
+    case F::kArrayUnion:
+    case F::kArrayFrequency:
+    case F::kArrayHasDuplicates:
+    case F::kArrayLeastFrequent:
+    case F::kArrayMostFrequent:
+    case F::kArrayMaxBy:
+    case F::kArrayMinBy:
+    case F::kArrayNormalize:
+    case F::kArrayRemove:
+    case F::kArraySortDesc:
+    case F::kArraySum:
+    case F::kArrayTopN:
+    case F::kArraysOverlap:
+    case F::kCombinations:
+    case F::kFlatten:
+    case F::kFindFirst:
+    case F::kFindFirstIndex:
+    case F::kNgrams:
+    case F::kRemoveNulls:
+    case F::kRepeat:
+    case F::kShuffle:
+    case F::kTrimArray:
+    case F::kZip:
+    case F::kZipWith:
+    case F::kArraySplitIntoChunks:
+    case F::kArrayTranspose:
+    case F::kAllKeysMatch:
+    case F::kAnyKeysMatch:
+    case F::kNoKeysMatch:
+    case F::kAnyValuesMatch:
+    case F::kNoValuesMatch:
+    case F::kMultimapFromEntries:
+    case F::kMapEntries:
+    case F::kMapConcat:
+    case F::kMapFilter:
+    case F::kMapRemoveNullValues:
+    case F::kMapSubset:
+    case F::kMapKeyExists:
+    case F::kMapTopNKeys:
+    case F::kMapKeysByTopNValues:
+    case F::kMapTopN:
+    case F::kMapTopNValues:
+    case F::kMapNormalize:
+    case F::kMapZipWith:
+    case F::kTransformKeys:
+    case F::kTransformValues:
+    case F::kMapIntKeysToArray:
+    case F::kArrayToMapIntKeys:
       break;
     // More scalar functions (issue 15).
     case F::kRemainder:
