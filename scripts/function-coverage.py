@@ -178,6 +178,13 @@ def gpu_scalar_enums() -> set[str]:
         if not after.startswith("return false;"):
             supported.update(pending)
         pending = []
+    # function_supported hands launch_double_math's functions to double_math_supported before its switch: those
+    # named by is_double_math (math_double_gpu.cu: the cases of unary() and classifies(), and the ones it names).
+    if "gpu_expr::is_double_math(e.function)" in text:
+        cu = (REPO / "src/exec/expr/math_double_gpu.cu").read_text()
+        for function in ("bool unary(", "bool classifies(", "bool is_double_math("):
+            at = cu.index(function)
+            supported.update(re.findall(r"ScalarFunction::(k\w+)", cu[at:cu.index("\n}\n", at)]))
     return supported
 
 

@@ -344,6 +344,7 @@ DeviceOperand GpuEvaluator::spread(const Column& encoded, const DeviceOperand& p
 
 DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<DeviceOperand>& args,
                                      const Scope& scope) {
+  if (is_double_math(e.function)) return double_math(e, args, scope);
   switch (e.function) {
     case ScalarFunction::kAdd:
     case ScalarFunction::kSubtract:
@@ -371,25 +372,6 @@ DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<Devi
     case ScalarFunction::kCeil:
     case ScalarFunction::kSqrt:
     case ScalarFunction::kTruncate: return math(e, args, scope);
-    case ScalarFunction::kLn:
-    case ScalarFunction::kLog10:
-    case ScalarFunction::kLog2:
-    case ScalarFunction::kExp:
-    case ScalarFunction::kCbrt:
-    case ScalarFunction::kPower:
-    case ScalarFunction::kSin:
-    case ScalarFunction::kCos:
-    case ScalarFunction::kTan:
-    case ScalarFunction::kAsin:
-    case ScalarFunction::kAcos:
-    case ScalarFunction::kAtan:
-    case ScalarFunction::kSinh:
-    case ScalarFunction::kCosh:
-    case ScalarFunction::kTanh:
-    case ScalarFunction::kAtan2:
-    case ScalarFunction::kIsNan:
-    case ScalarFunction::kIsFinite:
-    case ScalarFunction::kIsInfinite: return double_math(e, args, scope);
     case ScalarFunction::kExtract:
     case ScalarFunction::kDateAddInterval:
     case ScalarFunction::kDateSubtractInterval:

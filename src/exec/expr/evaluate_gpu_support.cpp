@@ -135,6 +135,11 @@ bool datetime_supported(const Expr& e) {
 }
 
 bool function_supported(const Expr& e) {
+  if (gpu_expr::is_double_math(e.function)) {
+    if (e.children.empty() || e.children.size() > 2) return false;
+    const LogicalType* y = e.children.size() == 2 ? &e.children[1]->type : nullptr;
+    return gpu_expr::double_math_supported(e.function, e.children[0]->type, y, e.type) && children_supported(e);
+  }
   switch (e.function) {
     case ScalarFunction::kAdd:
     case ScalarFunction::kSubtract:
@@ -233,29 +238,6 @@ bool function_supported(const Expr& e) {
       const bool digits = e.children.size() == 2;
       if (digits && !has_type(*e.children[1], TypeId::kInteger)) return false;
       return gpu_expr::math_supported_types(e.function, e.children[0]->type, e.type, digits) && children_supported(e);
-    }
-    case ScalarFunction::kLn:
-    case ScalarFunction::kLog10:
-    case ScalarFunction::kLog2:
-    case ScalarFunction::kExp:
-    case ScalarFunction::kCbrt:
-    case ScalarFunction::kPower:
-    case ScalarFunction::kSin:
-    case ScalarFunction::kCos:
-    case ScalarFunction::kTan:
-    case ScalarFunction::kAsin:
-    case ScalarFunction::kAcos:
-    case ScalarFunction::kAtan:
-    case ScalarFunction::kSinh:
-    case ScalarFunction::kCosh:
-    case ScalarFunction::kTanh:
-    case ScalarFunction::kAtan2:
-    case ScalarFunction::kIsNan:
-    case ScalarFunction::kIsFinite:
-    case ScalarFunction::kIsInfinite: {
-      if (e.children.empty() || e.children.size() > 2) return false;
-      const LogicalType* y = e.children.size() == 2 ? &e.children[1]->type : nullptr;
-      return gpu_expr::double_math_supported(e.function, e.children[0]->type, y, e.type) && children_supported(e);
     }
     case ScalarFunction::kLpad:
     case ScalarFunction::kRpad:

@@ -222,6 +222,8 @@ bool math_supported_types(plan::ScalarFunction f, const LogicalType& x, const Lo
 /// atan2 (`y` the second DOUBLE operand), is_nan, is_finite, is_infinite (DOUBLE -> BOOLEAN), with the CPU's errors.
 void launch_double_math(plan::ScalarFunction f, DeviceArg x, const DeviceArg* y, DeviceOut out, size_t rows,
                         ErrorScope err, gpu::Stream stream);
+/// Whether `f` is one of launch_double_math's functions.
+bool is_double_math(plan::ScalarFunction f);
 /// True when launch_double_math computes `f` of `x` (and `y`, null for one operand) into `result`.
 bool double_math_supported(plan::ScalarFunction f, const LogicalType& x, const LogicalType* y,
                            const LogicalType& result);

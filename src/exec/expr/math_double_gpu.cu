@@ -99,6 +99,10 @@ bool classifies(ScalarFunction f) {
 
 }  // namespace
 
+bool is_double_math(ScalarFunction f) {
+  return unary(f) || classifies(f) || f == ScalarFunction::kPower || f == ScalarFunction::kAtan2;
+}
+
 bool double_math_supported(ScalarFunction f, const LogicalType& x, const LogicalType* y, const LogicalType& result) {
   if (x.id() != TypeId::kDouble) return false;
   if (f == ScalarFunction::kPower || f == ScalarFunction::kAtan2) {
