@@ -96,6 +96,7 @@ bool PageReader::next_layout(PageLayout& layout) {
         layout.num_values = d.num_values;
         layout.encoding = d.encoding;
         layout.definition_level_encoding = d.definition_level_encoding;
+        layout.repetition_level_encoding = d.repetition_level_encoding;
         check_body(compressed_size, uncompressed_size);
         return true;
       }
@@ -116,6 +117,7 @@ bool PageReader::next_layout(PageLayout& layout) {
         layout.encoding = d.encoding;
         layout.levels_offset = stored + static_cast<size_t>(d.repetition_levels_byte_length);
         layout.levels_size = static_cast<size_t>(d.definition_levels_byte_length);
+        layout.repetition_levels_size = static_cast<size_t>(d.repetition_levels_byte_length);
         layout.body_offset = stored + levels;
         layout.body_stored_size = compressed_size - levels;
         layout.body_size = uncompressed_size - levels;
@@ -142,9 +144,12 @@ bool PageReader::next(Page& page) {
   page.num_values = layout.num_values;
   page.encoding = layout.encoding;
   page.definition_level_encoding = layout.definition_level_encoding;
+  page.repetition_level_encoding = layout.repetition_level_encoding;
   page.v2 = layout.v2;
   page.num_nulls = layout.num_nulls;
   page.definition_levels = ByteSpan{chunk_.data + layout.levels_offset, layout.levels_size};
+  page.repetition_levels =
+      ByteSpan{chunk_.data + layout.levels_offset - layout.repetition_levels_size, layout.repetition_levels_size};
   ByteSpan stored{chunk_.data + layout.body_offset, layout.body_stored_size};
   page.body = layout.body_compressed ? decompress_into(stored, layout.body_size, 0) : stored;
   return true;

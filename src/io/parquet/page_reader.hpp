@@ -17,8 +17,11 @@ struct Page {
   int32_t num_values = 0;  ///< data pages: values including nulls; dictionary pages: entries
   Encoding encoding = Encoding::kPlain;
   bool v2 = false;
-  /// v1: the encoding of the definition levels at the start of `body`; v2: levels are in `definition_levels`.
+  /// v1: the encodings of the levels at the start of `body` (repetition levels first, present only in columns
+  /// inside a repeated field); v2: levels are in `repetition_levels` and `definition_levels`.
   Encoding definition_level_encoding = Encoding::kRle;
+  Encoding repetition_level_encoding = Encoding::kRle;
+  ByteSpan repetition_levels;  ///< v2 only
   ByteSpan definition_levels;  ///< v2 only
   int32_t num_nulls = 0;       ///< v2 only
   ByteSpan body;               ///< v1: levels and values; v2: values; dictionary: values
@@ -32,9 +35,11 @@ struct PageLayout {
   Encoding encoding = Encoding::kPlain;
   bool v2 = false;
   Encoding definition_level_encoding = Encoding::kRle;  ///< v1
+  Encoding repetition_level_encoding = Encoding::kRle;  ///< v1
   int32_t num_nulls = 0;                                ///< v2
   size_t levels_offset = 0;  ///< v2: the definition levels (never compressed) at this offset of the chunk
   size_t levels_size = 0;
+  size_t repetition_levels_size = 0;  ///< v2: the repetition levels, just before the definition levels
   size_t body_offset = 0;       ///< the stored body (v1: levels and values; v2: values) at this offset of the chunk
   size_t body_stored_size = 0;  ///< its bytes as stored
   size_t body_size = 0;         ///< its bytes once decompressed
