@@ -3,7 +3,6 @@
 #include "io/parquet/nested_levels.hpp"
 
 #include <cstring>
-#include <limits>
 #include <new>
 #include <string>
 
@@ -119,7 +118,7 @@ LeafLevels decode_leaf_chunk(ByteSpan chunk, const NestedField& leaf, const Colu
                              const ChunkDecodeOptions& options, const ChunkLocation& where,
                              const std::string& column_name, gpu::MemoryResource& mr) {
   const ColumnDescriptor& d = leaf.leaf;
-  PageReader pages(chunk, meta.codec, meta.raw_codec, options.verify_checksums);
+  PageReader pages(chunk, meta.codec, meta.raw_codec, options.verify_checksums, options.max_page_bytes);
   auto context = [&](bool with_page) {
     std::string s = "Parquet file '" + (where.file ? *where.file : std::string("?")) + "': column '" + column_name +
                     "' (leaf '" + d.name + "')";
@@ -127,14 +126,12 @@ LeafLevels decode_leaf_chunk(ByteSpan chunk, const NestedField& leaf, const Colu
     s += " of row group " + std::to_string(where.row_group) + ": ";
     return s;
   };
-  // The chunk's level entries: the metadata's count bounds the pages read (bytes after them are not this chunk's).
-  const size_t claimed = meta.num_values > 0 ? static_cast<size_t>(meta.num_values) : std::numeric_limits<size_t>::max();
-  size_t capacity = 0;
-  try {
-    capacity = count_chunk_values(chunk, claimed);
-  } catch (const InvalidInput& e) {
-    throw InvalidInput(context(false) + e.message());
+  // The chunk's level entries, as its metadata counts them: they size the buffers and bound the pages read (bytes
+  // after them are not this chunk's).
+  if (meta.num_values < 0) {
+    throw InvalidInput(context(false) + "negative value count " + std::to_string(meta.num_values));
   }
+  const size_t capacity = static_cast<size_t>(meta.num_values);
   LeafLevels out;
   size_t rows_seen = 0;
   try {
@@ -144,14 +141,16 @@ LeafLevels decode_leaf_chunk(ByteSpan chunk, const NestedField& leaf, const Colu
     ColumnBuilder builder(d, capacity, /*keep_dictionary=*/false, hint, mr);
     std::vector<uint8_t> valid;
     Page page;
-    while (out.rep.size() < claimed && pages.next(page)) {
+    while (out.rep.size() < capacity && pages.next(page)) {
       if (page.type == PageType::kDictionaryPage) {
         builder.add_dictionary_page(page);
         continue;
       }
       const size_t n = static_cast<size_t>(page.num_values);
       const size_t begin = out.rep.size();
-      if (n > capacity - begin) fail("the pages hold more level entries than their headers claim");
+      if (n > capacity - begin) {
+        fail("the pages hold more than the " + std::to_string(capacity) + " level entries of the chunk's metadata");
+      }
       out.rep.resize(begin + n);
       out.def.resize(begin + n);
       const ByteSpan values = decode_page_levels(page, d, n, out.rep.data() + begin, out.def.data() + begin);

@@ -386,7 +386,7 @@ ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const 
   const ChunkRange range = chunk_range(row_group, column);
   const ColumnDescriptor& d = descriptor(column);
   const std::unique_ptr<uint8_t[]> bytes = read_chunk_bytes(range, chunk_prefix(row_group, d.name));
-  parquet::ChunkDecodeOptions decode{options.verify_checksums, options.keep_dictionaries};
+  parquet::ChunkDecodeOptions decode{options.verify_checksums, options.keep_dictionaries, options.max_page_bytes};
   parquet::ChunkLocation location{&path_, row_group};
   gpu::MemoryResource& mr = options.memory ? *options.memory : gpu::host_memory_resource();
   return parquet::decode_column_chunk(parquet::ByteSpan{bytes.get(), static_cast<size_t>(range.length)}, d,

@@ -39,6 +39,9 @@ struct ParquetReadOptions {
   bool keep_dictionaries = true;
   /// Decoding threads for multi-chunk reads; 0 means one per core.
   size_t num_threads = 0;
+  /// Pages claiming more uncompressed bytes are refused as corrupt; the default takes every size a page header can
+  /// hold (the fuzzer lowers it to stay within its memory limit).
+  size_t max_page_bytes = 0x7fffffff;
   /// Where column buffers are allocated (host memory); null means the process-wide host resource.
   gpu::MemoryResource* memory = nullptr;
 };

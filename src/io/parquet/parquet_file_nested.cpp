@@ -28,7 +28,7 @@ ColumnPtr ParquetFile::read_nested_column(size_t row_group, size_t column, const
   std::vector<const parquet::NestedField*> leaf_fields;
   collect_leaves(*d.tree, leaf_fields);
   const size_t rows = static_cast<size_t>(row_group_num_rows(row_group));
-  parquet::ChunkDecodeOptions decode{options.verify_checksums, false};
+  parquet::ChunkDecodeOptions decode{options.verify_checksums, false, options.max_page_bytes};
   parquet::ChunkLocation location{&path_, row_group};
   gpu::MemoryResource& mr = options.memory ? *options.memory : gpu::host_memory_resource();
   std::vector<parquet::LeafLevels> leaves;
