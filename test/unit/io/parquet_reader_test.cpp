@@ -202,7 +202,8 @@ TEST(ParquetReader, RowCountMismatchIsAnError) {
 TEST(ParquetReader, TruncatedAndBitFlippedFilesFailCleanly) {
   std::mt19937 rng(11);
   for (const char* name : {"alltypes_plain.snappy.parquet", "delta_byte_array.parquet", "datapage_v2.snappy.parquet",
-                           "fixed_length_decimal.parquet", "byte_stream_split.zstd.parquet"}) {
+                           "fixed_length_decimal.parquet", "byte_stream_split.zstd.parquet", "nullable.impala.parquet",
+                           "nested_lists.snappy.parquet", "repeated_no_annotation.parquet", "map_no_value.parquet"}) {
     auto bytes = read_all(data_file(name));
     ASSERT_FALSE(bytes.empty()) << name;
     std::vector<std::vector<uint8_t>> variants;
