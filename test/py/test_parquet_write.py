@@ -401,7 +401,8 @@ def test_nested_statistics_and_levels(kestrel_bin, tmp_path):
     assert (stats.min, stats.max, stats.null_count) == (-2, 7, 3)
 
 
-def test_nested_writes_refuse_null_keys_and_nulls_in_not_null_columns(kestrel_bin, tmp_path):
+def test_nested_column_with_an_unwritable_leaf_is_a_clean_error(kestrel_bin, tmp_path):
+    """INTERVAL inside a ROW: refused when the writer opens, naming the column and the field; no file is left."""
     out = tmp_path / "bad.parquet"
     sql = f"COPY (SELECT CAST(ROW(INTERVAL '1' DAY) AS ROW(i INTERVAL)) AS r) TO '{out}' (FORMAT parquet)"
     result = run_binary(kestrel_bin, ["--device", "cpu", "-c", sql])
