@@ -107,10 +107,12 @@ std::pair<double, double> chunk_bytes_per_row(const io::ParquetDataset& dataset,
     rows += group.num_rows;
     for (size_t c : columns) {
       const auto& d = file.descriptor(dataset.file_column(ref.file, c));
-      const auto& chunk = group.columns.at(d.leaf_index);
-      if (chunk.meta_data) {
-        stored += static_cast<double>(chunk.meta_data->total_compressed_size);
-        uncompressed += static_cast<double>(chunk.meta_data->total_uncompressed_size);
+      for (size_t leaf = d.leaf_index; leaf < d.leaf_index + d.leaf_count; ++leaf) {  // a nested column: every leaf
+        const auto& chunk = group.columns.at(leaf);
+        if (chunk.meta_data) {
+          stored += static_cast<double>(chunk.meta_data->total_compressed_size);
+          uncompressed += static_cast<double>(chunk.meta_data->total_uncompressed_size);
+        }
       }
     }
   }

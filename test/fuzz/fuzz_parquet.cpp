@@ -26,8 +26,21 @@ using namespace kestrel::io;
 using namespace kestrel::io::parquet;
 
 /// Row groups larger than this are skipped in mode 0: a valid file may hold any number of rows, and the fuzzer
-/// would only find out that allocating them takes memory.
+/// would only find out that allocating them takes memory. Nested columns whose leaf chunks claim more level entries,
+/// and pages claiming more bytes, are skipped or refused for the same reason.
 constexpr int64_t kMaxFuzzRows = 1 << 20;
+constexpr size_t kMaxFuzzPageBytes = size_t{64} << 20;
+
+/// Whether a nested column's leaves in `row_group` claim more level entries than the fuzzer wants to allocate.
+bool oversized_nested(const ParquetFile& file, size_t row_group, size_t column) {
+  const ColumnDescriptor& d = file.descriptor(column);
+  if (!d.nested) return false;
+  const auto& chunks = file.metadata().row_groups[row_group].columns;
+  for (size_t leaf = d.leaf_index; leaf < d.leaf_index + d.leaf_count && leaf < chunks.size(); ++leaf) {
+    if (chunks[leaf].meta_data && chunks[leaf].meta_data->num_values > kMaxFuzzRows) return true;
+  }
+  return false;
+}
 
 void fuzz_file(const uint8_t* data, size_t size) {
   auto bytes = std::make_shared<const std::vector<uint8_t>>(data, data + size);
@@ -41,7 +54,9 @@ void fuzz_file(const uint8_t* data, size_t size) {
     ParquetReadOptions options;
     options.num_threads = 1;
     options.verify_checksums = g % 2 == 1;
+    options.max_page_bytes = kMaxFuzzPageBytes;
     for (size_t c = 0; c < file->schema()->size(); ++c) {
+      if (oversized_nested(*file, g, c)) continue;
       try {
         file->read_column_chunk(g, c, options);
       } catch (const InvalidInput&) {
@@ -98,7 +113,7 @@ void fuzz_chunk(const uint8_t* data, size_t size) {
   meta.raw_codec = data[1] >> 1 & 7;
   meta.codec = static_cast<CompressionCodec>(meta.raw_codec);
   size_t rows = static_cast<size_t>(data[2]) * 16 + data[3];
-  ChunkDecodeOptions options{(data[1] & 0x10) != 0, (data[1] & 0x20) != 0};
+  ChunkDecodeOptions options{(data[1] & 0x10) != 0, (data[1] & 0x20) != 0, kMaxFuzzPageBytes};
   std::string name = "fuzz.parquet";
   ChunkLocation where{&name, 0};
   decode_column_chunk(ByteSpan{data + 4, size - 4}, column, meta, rows, options, where, gpu::host_memory_resource());

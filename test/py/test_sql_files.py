@@ -77,11 +77,58 @@ def _parquet_data_files():
 import pytest  # noqa: E402
 
 
+def _kestrel_text_of(type_text, value):
+    """The text Kestrel prints for a nested value of type `type_text`, from the JSON kestrel-parquet-cat prints for
+    it: arrays as [a, b], maps ([[k, v], ...] in JSON) as {k=v, ...}, rows as {name=v, ...}, NULL inside as NULL."""
+    import re
+    if value is None:
+        return "NULL"
+    if type_text.startswith("MAP("):
+        key_type, value_type = _split_type_args(type_text[4:-1])
+        return "{" + ", ".join(f"{_kestrel_text_of(key_type, k)}={_kestrel_text_of(value_type, v)}"
+                               for k, v in value) + "}"
+    if type_text.startswith("ARRAY("):
+        element = type_text[6:-1]
+        return "[" + ", ".join(_kestrel_text_of(element, v) for v in value) + "]"
+    if type_text.startswith("ROW("):
+        fields = _split_type_args(type_text[4:-1])
+        parts = []
+        for (name, v), field in zip(value.items(), fields):
+            field_type = re.sub(r"^\S+ ", "", field, count=1)
+            parts.append(f"{name}={_kestrel_text_of(field_type, v)}")
+        return "{" + ", ".join(parts) + "}"
+    return value
+
+
+def _split_type_args(text):
+    """Top-level comma-separated parts of a type's argument list."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
 @pytest.mark.parametrize("path", _parquet_data_files(), ids=lambda p: p.name)
 def test_select_star_matches_the_verified_reader(kestrel_bin, parquet_cat_bin, path):
     """SELECT * FROM read_parquet(f) prints what kestrel-parquet-cat prints (which test_parquet_read.py checks
-    against pyarrow), or fails with the same clean nested/encryption error."""
+    against pyarrow), or fails with the same clean error. Nested columns, which the tool prints as JSON, are
+    compared through the text Kestrel gives their JSON."""
+    import csv
+    import io
+    import json
     import subprocess
+    if path.name == "large_string_map.brotli.parquet":
+        pytest.skip("1 GiB map keys: test_parquet_read.py checks this file by a query")
+    schema = subprocess.run([str(parquet_cat_bin), "--schema", str(path)], capture_output=True, timeout=120)
+    types = [line.split("\t")[1] for line in schema.stdout.decode(errors="replace").splitlines()
+             if not line.startswith("#")]
     cat = subprocess.run([str(parquet_cat_bin), str(path)], capture_output=True, timeout=120)
     sql = subprocess.run([str(kestrel_bin), "--device", "cpu", "--format", "csv", "-c",
                           f"SELECT * FROM read_parquet('{path}')"], capture_output=True, timeout=120)
@@ -91,4 +138,14 @@ def test_select_star_matches_the_verified_reader(kestrel_bin, parquet_cat_bin, p
         assert "Not Implemented Error" in stderr and ("nested" in stderr or "encrypt" in stderr), stderr
         return
     assert sql.returncode == 0, stderr
-    assert sql.stdout == cat.stdout
+    nested = [i for i, t in enumerate(types) if t.startswith(("ARRAY(", "MAP(", "ROW("))]
+    if not nested:
+        assert sql.stdout == cat.stdout
+        return
+    ours = list(csv.reader(io.StringIO(sql.stdout.decode())))
+    theirs = list(csv.reader(io.StringIO(cat.stdout.decode())))
+    for row in theirs[1:]:
+        for i in nested:
+            if row[i] != "":
+                row[i] = _kestrel_text_of(types[i], json.loads(row[i]))
+    assert ours == theirs

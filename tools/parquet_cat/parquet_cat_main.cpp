@@ -10,8 +10,11 @@
 ///       predicates; OP is = < <= > >=, or 'COL BETWEEN A AND B', 'COL IN (A, B)', 'COL IS [NOT] NULL'
 ///
 /// CSV: RFC 4180 quoting (fields holding a comma, a quote, CR or LF are quoted, quotes doubled), NULL as an empty
-/// field and the empty string as "", values formatted like Value::to_string(). Exit status 1 with the error (which
-/// names the file) on stderr when reading fails.
+/// field and the empty string as "", values formatted like Value::to_string(). ARRAY, MAP and ROW values are
+/// written as JSON, so that their text is unambiguous: an array as a JSON array, a map as an array of [key, value]
+/// pairs (in stored order), a row as an object of its fields, NULL as null, and every flat value as a JSON string
+/// of its Value::to_string() text (VARBINARY as its hex text). Exit status 1 with the error (which names the file)
+/// on stderr when reading fails.
 
 #include <cctype>
 #include <chrono>
@@ -148,6 +151,65 @@ void print_schema(const ParquetDataset& data) {
       std::printf("%s\tUNSUPPORTED\t%s\n", c.name.c_str(), c.unsupported_reason.c_str());
     }
   }
+}
+
+/// `text` as a JSON string (UTF-8 passed through, control characters, quotes and backslashes escaped).
+void put_json_string(std::string& out, std::string_view text) {
+  out.push_back('"');
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (c < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out.push_back(ch);
+    }
+  }
+  out.push_back('"');
+}
+
+/// The JSON form of a value inside (or at the top of) a nested value; see the header comment.
+void put_json_value(std::string& out, const Value& v) {
+  if (v.is_null()) {
+    out += "null";
+    return;
+  }
+  const TypeId id = v.type().id();
+  if (id == TypeId::kArray || id == TypeId::kMap) {
+    out.push_back('[');
+    const std::vector<Value>& items = v.children();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      if (id == TypeId::kMap) {
+        out.push_back('[');
+        put_json_value(out, items[i].children()[0]);
+        out.push_back(',');
+        put_json_value(out, items[i].children()[1]);
+        out.push_back(']');
+      } else {
+        put_json_value(out, items[i]);
+      }
+    }
+    out.push_back(']');
+    return;
+  }
+  if (id == TypeId::kRow) {
+    out.push_back('{');
+    const std::vector<Value>& items = v.children();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      put_json_string(out, v.type().fields()[i].name);
+      out.push_back(':');
+      put_json_value(out, items[i]);
+    }
+    out.push_back('}');
+    return;
+  }
+  put_json_string(out, id == TypeId::kVarchar ? v.as_string() : v.to_string());
 }
 
 std::vector<size_t> select_columns(const ParquetDataset& data, const std::vector<std::string>& names) {
@@ -298,7 +360,11 @@ int run(const Arguments& args) {
         if (c > 0) out.put(',');
         const kestrel::Column& column = *batch->column(c);
         if (!column.is_valid(r)) continue;
-        if (column.type().id() == kestrel::TypeId::kVarchar) {
+        if (column.type().is_nested()) {
+          std::string json;
+          put_json_value(json, column.value_at(r));
+          put_field(out, json, false);
+        } else if (column.type().id() == kestrel::TypeId::kVarchar) {
           put_field(out, column.string_at(r), true);
         } else if (column.type().id() == kestrel::TypeId::kVarbinary) {
           put_field(out, column.value_at(r).to_string(), true);  // hex bytes; "" for an empty value

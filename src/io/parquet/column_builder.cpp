@@ -187,6 +187,29 @@ void ColumnBuilder::add_data_page(const Page& page) {
   if (n == 0) return;
   ByteSpan values;
   size_t m = decode_levels(page, n, values);
+  add_values(page, values, n, m);
+}
+
+void ColumnBuilder::add_leaf_page(const Page& page, ByteSpan values, const uint8_t* valid, size_t n) {
+  if (n > rows_ - row_) {
+    fail("page holds " + std::to_string(n) + " values, only " + std::to_string(rows_ - row_) + " are left");
+  }
+  if (n == 0) return;
+  size_t m = 0;
+  if (validity_) {
+    uint8_t* bitmap = validity_->as<uint8_t>();
+    for (size_t i = 0; i < n; ++i) {
+      bits::assign(bitmap, row_ + i, valid[i] != 0);
+      m += valid[i] != 0;
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) m += valid[i] != 0;
+    if (m != n) throw InternalError("NULL values in a nested leaf without definition levels");
+  }
+  add_values(page, values, n, m);
+}
+
+void ColumnBuilder::add_values(const Page& page, ByteSpan values, size_t n, size_t m) {
   bool is_string = column_.type.is_variable_width();
   bool dictionary_page = is_dictionary_encoding(page.encoding);
   if (is_string && string_mode_ == StringMode::kNone) {
@@ -413,6 +436,11 @@ void ColumnBuilder::switch_to_plain_strings() {
   }
   values_ = nullptr;
   string_mode_ = StringMode::kPlain;
+}
+
+ColumnPtr ColumnBuilder::finish_filled() {
+  rows_ = row_;
+  return finish();
 }
 
 ColumnPtr ColumnBuilder::finish() {

@@ -26,16 +26,24 @@ class ColumnBuilder {
 
   void add_dictionary_page(const Page& page);
   void add_data_page(const Page& page);
+  /// The values of a data page of a nested column's leaf, whose levels the caller decoded: `values` (the page's
+  /// encoded values) fill the next `n` rows, those with `valid[i]` set; the others are NULL.
+  void add_leaf_page(const Page& page, ByteSpan values, const uint8_t* valid, size_t n);
   /// Rows filled so far.
   size_t rows_done() const { return row_; }
   /// The finished column; every row must have been filled.
   ColumnPtr finish();
+  /// The finished column of the rows filled so far (a nested leaf, built with room for its level entries, knows
+  /// its row count only at the end).
+  ColumnPtr finish_filled();
 
  private:
   enum class StringMode : uint8_t { kNone, kDictionary, kPlain };
 
   /// Decodes the definition levels of a page into the validity bitmap; returns the non-null count.
   size_t decode_levels(const Page& page, size_t n, ByteSpan& values);
+  /// Decodes the `m` values of the next `n` rows (validity already set) and moves on by `n` rows.
+  void add_values(const Page& page, ByteSpan values, size_t n, size_t m);
   void decode_dictionary_indices(ByteSpan values, size_t m);
   void decode_fixed(const Page& page, ByteSpan values, size_t m, uint8_t* dense);
   void decode_binary(const Page& page, ByteSpan values, size_t m);

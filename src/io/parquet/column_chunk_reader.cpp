@@ -33,7 +33,7 @@ size_t count_chunk_values(ByteSpan chunk, size_t needed) {
 ColumnPtr decode_column_chunk(ByteSpan chunk, const ColumnDescriptor& column, const ColumnMetaData& meta,
                               size_t rows, const ChunkDecodeOptions& options, const ChunkLocation& where,
                               gpu::MemoryResource& mr) {
-  PageReader pages(chunk, meta.codec, meta.raw_codec, options.verify_checksums);
+  PageReader pages(chunk, meta.codec, meta.raw_codec, options.verify_checksums, options.max_page_bytes);
   auto context = [&](bool with_page) {
     std::string s = "Parquet file '" + (where.file ? *where.file : std::string("?")) + "': column '" + column.name + "'";
     if (with_page && pages.page_index() >= 0) s += " page " + std::to_string(pages.page_index());

@@ -17,6 +17,8 @@ namespace kestrel::io::parquet {
 struct ChunkDecodeOptions {
   bool verify_checksums = false;
   bool keep_dictionaries = true;
+  /// Pages claiming more uncompressed bytes are refused as corrupt (PageReader::kMaxHostPageBytes).
+  size_t max_page_bytes = 0x7fffffff;
 };
 
 /// Where a chunk comes from, for error messages.

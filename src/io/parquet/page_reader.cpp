@@ -19,10 +19,19 @@ size_t plausible_uncompressed_limit(size_t compressed) {
 
 }  // namespace
 
-PageReader::PageReader(ByteSpan chunk, CompressionCodec codec, int32_t raw_codec, bool verify_checksums)
-    : chunk_(chunk), codec_(codec), raw_codec_(raw_codec), verify_checksums_(verify_checksums) {}
+PageReader::PageReader(ByteSpan chunk, CompressionCodec codec, int32_t raw_codec, bool verify_checksums,
+                       size_t max_host_page_bytes)
+    : chunk_(chunk),
+      codec_(codec),
+      raw_codec_(raw_codec),
+      verify_checksums_(verify_checksums),
+      max_host_page_bytes_(max_host_page_bytes) {}
 
 void PageReader::check_body(size_t compressed, size_t uncompressed) const {
+  if (host_ && uncompressed > max_host_page_bytes_) {
+    fail("page claims " + std::to_string(uncompressed) + " uncompressed bytes, more than the limit of " +
+         std::to_string(max_host_page_bytes_));
+  }
   if (codec_ == CompressionCodec::kUncompressed) {
     if (compressed != uncompressed) {
       fail("uncompressed page of " + std::to_string(compressed) + " bytes claims " + std::to_string(uncompressed));
@@ -31,7 +40,7 @@ void PageReader::check_body(size_t compressed, size_t uncompressed) const {
   }
   if (raw_codec_ < 0 || raw_codec_ > 7) fail("unknown compression codec " + std::to_string(raw_codec_));
   if (!codec_supported(codec_)) fail(std::string("compression codec ") + codec_name(codec_) + " is not supported");
-  if (uncompressed > plausible_uncompressed_limit(compressed)) {
+  if (!host_ && uncompressed > plausible_uncompressed_limit(compressed)) {
     fail("page claims " + std::to_string(uncompressed) + " uncompressed bytes from " + std::to_string(compressed));
   }
 }
@@ -51,7 +60,10 @@ ByteSpan PageReader::decompress_into(ByteSpan compressed, size_t uncompressed_si
   return ByteSpan{scratch_.get() + scratch_offset, uncompressed_size};
 }
 
-bool PageReader::next_layout(PageLayout& layout) {
+bool PageReader::next_layout(PageLayout& layout) { return read_layout(layout, false); }
+
+bool PageReader::read_layout(PageLayout& layout, bool host) {
+  host_ = host;
   while (pos_ < chunk_.size) {
     ++page_index_;
     size_t header_size = 0;
@@ -96,6 +108,7 @@ bool PageReader::next_layout(PageLayout& layout) {
         layout.num_values = d.num_values;
         layout.encoding = d.encoding;
         layout.definition_level_encoding = d.definition_level_encoding;
+        layout.repetition_level_encoding = d.repetition_level_encoding;
         check_body(compressed_size, uncompressed_size);
         return true;
       }
@@ -116,6 +129,7 @@ bool PageReader::next_layout(PageLayout& layout) {
         layout.encoding = d.encoding;
         layout.levels_offset = stored + static_cast<size_t>(d.repetition_levels_byte_length);
         layout.levels_size = static_cast<size_t>(d.definition_levels_byte_length);
+        layout.repetition_levels_size = static_cast<size_t>(d.repetition_levels_byte_length);
         layout.body_offset = stored + levels;
         layout.body_stored_size = compressed_size - levels;
         layout.body_size = uncompressed_size - levels;
@@ -136,15 +150,18 @@ bool PageReader::next_layout(PageLayout& layout) {
 
 bool PageReader::next(Page& page) {
   PageLayout layout;
-  if (!next_layout(layout)) return false;
+  if (!read_layout(layout, true)) return false;
   page = Page{};
   page.type = layout.type;
   page.num_values = layout.num_values;
   page.encoding = layout.encoding;
   page.definition_level_encoding = layout.definition_level_encoding;
+  page.repetition_level_encoding = layout.repetition_level_encoding;
   page.v2 = layout.v2;
   page.num_nulls = layout.num_nulls;
   page.definition_levels = ByteSpan{chunk_.data + layout.levels_offset, layout.levels_size};
+  page.repetition_levels =
+      ByteSpan{chunk_.data + layout.levels_offset - layout.repetition_levels_size, layout.repetition_levels_size};
   ByteSpan stored{chunk_.data + layout.body_offset, layout.body_stored_size};
   page.body = layout.body_compressed ? decompress_into(stored, layout.body_size, 0) : stored;
   return true;

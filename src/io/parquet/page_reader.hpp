@@ -17,8 +17,11 @@ struct Page {
   int32_t num_values = 0;  ///< data pages: values including nulls; dictionary pages: entries
   Encoding encoding = Encoding::kPlain;
   bool v2 = false;
-  /// v1: the encoding of the definition levels at the start of `body`; v2: levels are in `definition_levels`.
+  /// v1: the encodings of the levels at the start of `body` (repetition levels first, present only in columns
+  /// inside a repeated field); v2: levels are in `repetition_levels` and `definition_levels`.
   Encoding definition_level_encoding = Encoding::kRle;
+  Encoding repetition_level_encoding = Encoding::kRle;
+  ByteSpan repetition_levels;  ///< v2 only
   ByteSpan definition_levels;  ///< v2 only
   int32_t num_nulls = 0;       ///< v2 only
   ByteSpan body;               ///< v1: levels and values; v2: values; dictionary: values
@@ -32,9 +35,11 @@ struct PageLayout {
   Encoding encoding = Encoding::kPlain;
   bool v2 = false;
   Encoding definition_level_encoding = Encoding::kRle;  ///< v1
+  Encoding repetition_level_encoding = Encoding::kRle;  ///< v1
   int32_t num_nulls = 0;                                ///< v2
   size_t levels_offset = 0;  ///< v2: the definition levels (never compressed) at this offset of the chunk
   size_t levels_size = 0;
+  size_t repetition_levels_size = 0;  ///< v2: the repetition levels, just before the definition levels
   size_t body_offset = 0;       ///< the stored body (v1: levels and values; v2: values) at this offset of the chunk
   size_t body_stored_size = 0;  ///< its bytes as stored
   size_t body_size = 0;         ///< its bytes once decompressed
@@ -44,10 +49,18 @@ struct PageLayout {
 /// Reads pages from the bytes of a column chunk.
 class PageReader {
  public:
-  /// The largest uncompressed page accepted; a bigger claimed size is treated as corruption.
+  /// The largest uncompressed page next_layout accepts, and the compression ratio it believes: a bigger claim is
+  /// treated as corruption before device memory is set aside for it.
   static constexpr size_t kMaxPageBytes = size_t{1} << 30;
+  /// The largest uncompressed page `next` accepts by default: every size a page header can hold, whatever the
+  /// ratio (a page of 1 GiB of one repeated byte compresses to a few kilobytes, and files holding such pages exist).
+  /// On the host the claimed bytes are only reserved, not touched, until the codec writes them, and a claim the data
+  /// does not fill is an error of the codec.
+  static constexpr size_t kMaxHostPageBytes = 0x7fffffff;
 
-  PageReader(ByteSpan chunk, CompressionCodec codec, int32_t raw_codec, bool verify_checksums);
+  /// `max_host_page_bytes`: `next` refuses pages claiming more (the fuzzer lowers it to stay in its memory limit).
+  PageReader(ByteSpan chunk, CompressionCodec codec, int32_t raw_codec, bool verify_checksums,
+             size_t max_host_page_bytes = kMaxHostPageBytes);
 
   /// Loads the next page; false at the end of the chunk. Index pages and pages of unknown types are skipped.
   bool next(Page& page);
@@ -62,12 +75,16 @@ class PageReader {
   /// Checks a body of `compressed` stored bytes that decompresses to `uncompressed` bytes (the codec is known and
   /// supported, the sizes plausible).
   void check_body(size_t compressed, size_t uncompressed) const;
+  /// next_layout; `host` relaxes the size plausibility as `next` does.
+  bool read_layout(PageLayout& layout, bool host);
   ByteSpan decompress_into(ByteSpan compressed, size_t uncompressed_size, size_t scratch_offset);
 
   ByteSpan chunk_;
   CompressionCodec codec_;
   int32_t raw_codec_;
   bool verify_checksums_;
+  size_t max_host_page_bytes_;
+  bool host_ = false;  ///< the page being read is for `next` (see kMaxHostPageBytes)
   size_t pos_ = 0;
   int page_index_ = -1;
   std::unique_ptr<uint8_t[]> scratch_;

@@ -142,10 +142,13 @@ size_t ParquetFile::column_index(const std::string& name) const {
   throw InvalidInput(prefix() + "no column named '" + name + "'");
 }
 
-const ColumnMetaData& ParquetFile::chunk_metadata(size_t row_group, size_t column) const {
-  const ColumnDescriptor& d = descriptor(column);
+std::string ParquetFile::chunk_prefix(size_t row_group, const std::string& column) const {
+  return prefix() + "column '" + column + "' of row group " + std::to_string(row_group) + ": ";
+}
+
+const ColumnMetaData& ParquetFile::leaf_metadata(size_t row_group, const ColumnDescriptor& d,
+                                                 const std::string& where) const {
   const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
-  std::string where = prefix() + "column '" + d.name + "' of row group " + std::to_string(row_group) + ": ";
   if (chunk.encrypted) throw NotImplemented(where + "encryption is not supported");
   if (chunk.file_path) throw NotImplemented(where + "column chunks in other files ('" + *chunk.file_path + "') are not supported");
   if (!chunk.meta_data) throw InvalidInput(where + "no column metadata");
@@ -160,6 +163,7 @@ ColumnStatistics ParquetFile::statistics(size_t row_group, size_t column) const 
   ColumnStatistics stats;
   stats.num_rows = row_group_num_rows(row_group);
   const ColumnDescriptor& d = descriptor(column);
+  if (d.nested) return stats;
   const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
   if (!chunk.meta_data || chunk.meta_data->type != d.physical_type || !chunk.meta_data->statistics) return stats;
   const parquet::Statistics& s = *chunk.meta_data->statistics;
@@ -220,6 +224,7 @@ std::shared_ptr<const std::vector<PageStatistics>> ParquetFile::shared_page_stat
 
 std::vector<PageStatistics> ParquetFile::read_page_statistics(size_t row_group, size_t column) const {
   const ColumnDescriptor& d = descriptor(column);
+  if (d.nested) return {};
   const parquet::ColumnChunk& chunk = metadata_.row_groups.at(row_group).columns.at(d.leaf_index);
   if (!chunk.column_index_offset || !chunk.column_index_length || !chunk.offset_index_offset ||
       !chunk.offset_index_length) {
@@ -334,8 +339,16 @@ ParquetFile::ChunkRange ParquetFile::chunk_range(size_t row_group, size_t column
                        std::to_string(num_row_groups()));
   }
   const ColumnDescriptor& d = descriptor(column);
-  const ColumnMetaData& meta = chunk_metadata(row_group, column);
-  std::string where = prefix() + "column '" + d.name + "' of row group " + std::to_string(row_group) + ": ";
+  if (d.nested) {
+    throw NotImplemented(prefix() + "column '" + d.name + "' is " + d.type.to_string() +
+                         ": nested columns are read by the CPU reader only");
+  }
+  return leaf_range(row_group, d, chunk_prefix(row_group, d.name));
+}
+
+ParquetFile::ChunkRange ParquetFile::leaf_range(size_t row_group, const ColumnDescriptor& d,
+                                                const std::string& where) const {
+  const ColumnMetaData& meta = leaf_metadata(row_group, d, where);
   int64_t start = meta.data_page_offset;
   if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 && *meta.dictionary_page_offset < start) {
     start = *meta.dictionary_page_offset;
@@ -357,23 +370,28 @@ void ParquetFile::read_bytes(uint64_t offset, size_t length, uint8_t* out) const
 
 gpu::FileMapping* ParquetFile::dma_mapping() const { return file_->dma_mapping(); }
 
-ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options) const {
-  const ChunkRange range = chunk_range(row_group, column);
-  const ColumnDescriptor& d = descriptor(column);
-  std::string where = prefix() + "column '" + d.name + "' of row group " + std::to_string(row_group) + ": ";
-  const size_t length = static_cast<size_t>(range.length);
+std::unique_ptr<uint8_t[]> ParquetFile::read_chunk_bytes(const ChunkRange& range, const std::string& where) const {
   std::unique_ptr<uint8_t[]> bytes;
   try {
-    bytes.reset(new uint8_t[length]);
+    bytes.reset(new uint8_t[range.length]);
   } catch (const std::bad_alloc&) {
-    throw ResourceExhausted(where + "cannot allocate " + std::to_string(length) + " bytes");
+    throw ResourceExhausted(where + "cannot allocate " + std::to_string(range.length) + " bytes");
   }
-  file_->read(range.offset, length, bytes.get());
-  parquet::ChunkDecodeOptions decode{options.verify_checksums, options.keep_dictionaries};
+  file_->read(range.offset, static_cast<size_t>(range.length), bytes.get());
+  return bytes;
+}
+
+ColumnPtr ParquetFile::read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options) const {
+  if (column < schema_->size() && descriptor(column).nested) return read_nested_column(row_group, column, options);
+  const ChunkRange range = chunk_range(row_group, column);
+  const ColumnDescriptor& d = descriptor(column);
+  const std::unique_ptr<uint8_t[]> bytes = read_chunk_bytes(range, chunk_prefix(row_group, d.name));
+  parquet::ChunkDecodeOptions decode{options.verify_checksums, options.keep_dictionaries, options.max_page_bytes};
   parquet::ChunkLocation location{&path_, row_group};
   gpu::MemoryResource& mr = options.memory ? *options.memory : gpu::host_memory_resource();
-  return parquet::decode_column_chunk(parquet::ByteSpan{bytes.get(), length}, d, *range.meta,
-                                      static_cast<size_t>(row_group_num_rows(row_group)), decode, location, mr);
+  return parquet::decode_column_chunk(parquet::ByteSpan{bytes.get(), static_cast<size_t>(range.length)}, d,
+                                      *range.meta, static_cast<size_t>(row_group_num_rows(row_group)), decode,
+                                      location, mr);
 }
 
 SchemaPtr ParquetFile::project_schema(const std::vector<size_t>& columns) const {

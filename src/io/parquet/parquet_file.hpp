@@ -39,6 +39,9 @@ struct ParquetReadOptions {
   bool keep_dictionaries = true;
   /// Decoding threads for multi-chunk reads; 0 means one per core.
   size_t num_threads = 0;
+  /// Pages claiming more uncompressed bytes are refused as corrupt; the default takes every size a page header can
+  /// hold (the fuzzer lowers it to stay within its memory limit).
+  size_t max_page_bytes = 0x7fffffff;
   /// Where column buffers are allocated (host memory); null means the process-wide host resource.
   gpu::MemoryResource* memory = nullptr;
 };
@@ -69,23 +72,25 @@ class ParquetFile {
   const std::string& path() const { return path_; }
   uint64_t file_size() const;
 
-  /// The readable columns, in file order. Every `column` argument below indexes this schema.
+  /// The readable columns, in file order (nested ones as ARRAY, MAP and ROW). Every `column` argument below indexes
+  /// this schema.
   const SchemaPtr& schema() const { return schema_; }
-  /// Columns present in the file that cannot be read (nested, or of a type Kestrel lacks).
+  /// Columns present in the file that cannot be read (of a type Kestrel lacks, or nested in a way it cannot map).
   const std::vector<UnreadableColumn>& unreadable_columns() const { return unreadable_; }
   /// All top-level columns in file order, readable or not (for SELECT * over a file with nested columns).
   const std::vector<parquet::ColumnDescriptor>& all_columns() const { return mapping_.columns; }
   /// The schema index of `name` (case-insensitive). Throws NotImplemented when the column exists but cannot be
   /// read, InvalidInput when there is no such column.
   size_t column_index(const std::string& name) const;
-  /// Descriptor (physical type, conversion, leaf index) of a readable column.
+  /// Descriptor (physical type, conversion, leaf index; the tree of a nested column) of a readable column.
   const parquet::ColumnDescriptor& descriptor(size_t column) const { return mapping_.columns[readable_[column]]; }
 
   int64_t num_rows() const { return metadata_.num_rows; }
   size_t num_row_groups() const { return metadata_.row_groups.size(); }
   int64_t row_group_num_rows(size_t row_group) const { return metadata_.row_groups.at(row_group).num_rows; }
   /// Min/max/null count of `column` in `row_group` from the footer (fields absent when the writer did not store
-  /// them or they are unusable, e.g. NaN bounds).
+  /// them or they are unusable, e.g. NaN bounds; always absent for nested columns, whose leaves' statistics count
+  /// values, not rows).
   ColumnStatistics statistics(size_t row_group, size_t column) const;
   /// Per-page statistics of `column` in `row_group` from the page index (ColumnIndex + OffsetIndex), in page order;
   /// empty when the file has no page index for the chunk or it is unusable (a corrupt index is ignored). Read from
@@ -96,7 +101,8 @@ class ParquetFile {
   std::vector<size_t> prune_row_groups(const std::vector<ColumnPredicate>& predicates) const;
 
   /// Where the bytes of one column chunk lie in the file (from its first page to its end), checked against the file
-  /// as read_column_chunk checks them (same errors).
+  /// as read_column_chunk checks them (same errors). Flat columns only: a nested column has a chunk per leaf, and
+  /// asking for its range is NotImplemented (the GPU scan reads flat columns only).
   struct ChunkRange {
     uint64_t offset = 0;
     uint64_t length = 0;
@@ -108,7 +114,7 @@ class ParquetFile {
   /// The file mapped for DMA to the GPU (gpu/file_mapping.hpp), or null (a file in memory, mappings off).
   gpu::FileMapping* dma_mapping() const;
 
-  /// Decodes one column chunk into a host column (one decoding task).
+  /// Decodes one column chunk into a host column (one decoding task); a nested column's every leaf chunk.
   ColumnPtr read_column_chunk(size_t row_group, size_t column, const ParquetReadOptions& options = {}) const;
   /// Decodes the selected columns of one row group into a host batch, chunks in parallel when
   /// options.num_threads allows.
@@ -126,7 +132,17 @@ class ParquetFile {
                                                         std::shared_ptr<parquet::RandomAccessFile> source);
   /// "Parquet file 'path': " (every message about this file starts so).
   std::string prefix() const;
-  const parquet::ColumnMetaData& chunk_metadata(size_t row_group, size_t column) const;
+  /// "Parquet file 'path': column 'c' of row group g: ".
+  std::string chunk_prefix(size_t row_group, const std::string& column) const;
+  /// The checked metadata and byte range of the chunk of `leaf` (a flat column, or a leaf of a nested column) in
+  /// `row_group`; messages start with `where`.
+  const parquet::ColumnMetaData& leaf_metadata(size_t row_group, const parquet::ColumnDescriptor& leaf,
+                                               const std::string& where) const;
+  ChunkRange leaf_range(size_t row_group, const parquet::ColumnDescriptor& leaf, const std::string& where) const;
+  /// The bytes of a chunk, read from the file.
+  std::unique_ptr<uint8_t[]> read_chunk_bytes(const ChunkRange& range, const std::string& where) const;
+  /// read_column_chunk of a nested column: its leaves decoded, then assembled (parquet_file_nested.cpp).
+  ColumnPtr read_nested_column(size_t row_group, size_t column, const ParquetReadOptions& options) const;
   /// Reads `length` bytes at `offset` when they lie in the data part of the file (before the footer).
   bool read_index_bytes(int64_t offset, int64_t length, std::vector<uint8_t>& out) const;
   /// page_statistics, read from the file on the first call for the chunk, then from page_stats_.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "io/parquet/nested_schema.hpp"
 
 namespace kestrel::io::parquet {
 
@@ -10,14 +11,7 @@ namespace {
 
 using Kind = LogicalTypeAnnotation::Kind;
 
-/// The outcome of typing one primitive field.
-struct Typing {
-  bool ok = false;
-  std::string reason;
-  LogicalType type;
-  ValueConversion conversion = ValueConversion::kIdentity;
-  SortOrder order = SortOrder::kSigned;
-};
+using Typing = PrimitiveTyping;
 
 Typing typed(LogicalType type, ValueConversion conversion, SortOrder order = SortOrder::kSigned) {
   Typing t;
@@ -119,7 +113,8 @@ Typing integer_typing(const LogicalTypeAnnotation& a, PhysicalType physical) {
                      physical_type_name(physical));
 }
 
-/// The Kestrel type of a primitive field, or why there is none.
+}  // namespace
+
 Typing type_primitive(const SchemaElement& e) {
   PhysicalType physical = *e.type;
   LogicalTypeAnnotation a = annotation_of(e);
@@ -167,17 +162,7 @@ Typing type_primitive(const SchemaElement& e) {
   return unsupported("unknown physical type " + std::to_string(static_cast<int32_t>(physical)));
 }
 
-/// What kind of nesting a top-level field is, for messages.
-std::string nested_kind(const SchemaElement& e) {
-  if (e.type) return "a repeated " + std::string(physical_type_name(*e.type));
-  LogicalTypeAnnotation a = e.logical_type;
-  if (a.kind == Kind::kList || e.converted_type == ConvertedType::kList) return "LIST";
-  if (a.kind == Kind::kMap || e.converted_type == ConvertedType::kMap ||
-      e.converted_type == ConvertedType::kMapKeyValue) {
-    return "MAP";
-  }
-  return e.repetition == Repetition::kRepeated ? "a repeated group" : "STRUCT";
-}
+namespace {
 
 /// Walks the subtree at `index`, returning the index after it and adding its leaves to `leaves`.
 size_t skip_subtree(const std::vector<SchemaElement>& schema, size_t index, size_t& leaves, int depth) {
@@ -228,8 +213,7 @@ SchemaMapping map_schema(const std::vector<SchemaElement>& schema) {
     size_t next = skip_subtree(schema, index, mapping.num_leaves, 1);
     bool is_group = !e.type || e.num_children > 0;
     if (is_group || e.repetition == Repetition::kRepeated) {
-      column.nested = true;
-      column.unsupported_reason = "column '" + e.name + "' is nested (" + nested_kind(e) + "), which is not supported";
+      map_nested_column(schema, index, leaves_before, column);
     } else {
       Typing t = type_primitive(e);
       column.leaf_index = leaves_before;

@@ -116,18 +116,26 @@ TEST(ParquetReader, PruningAcrossRowGroupsOfStrings) {
   EXPECT_FALSE(all.empty());
 }
 
-TEST(ParquetReader, NestedColumnsAreCleanNotImplemented) {
+TEST(ParquetReader, NestedColumnReadsBesideFlatOnes) {
   auto file = ParquetFile::open(data_file("datapage_v2.snappy.parquet"));
-  EXPECT_EQ(file->schema()->size(), 4u);  // a, b, c, d readable; e (a list) is not
-  ASSERT_EQ(file->unreadable_columns().size(), 1u);
-  EXPECT_EQ(file->unreadable_columns()[0].name, "e");
-  EXPECT_TRUE(file->unreadable_columns()[0].nested);
-  std::string msg = error_of<NotImplemented>([&] { file->column_index("e"); });
-  EXPECT_NE(msg.find("column 'e' is nested (LIST)"), std::string::npos) << msg;
+  EXPECT_EQ(file->schema()->size(), 5u);  // a, b, c, d and e, a list (page v2, repetition levels)
+  EXPECT_TRUE(file->unreadable_columns().empty());
+  size_t e = file->column_index("e");
+  EXPECT_EQ(file->schema()->field(e).type.to_string(), "ARRAY(INTEGER)");
+  EXPECT_TRUE(file->descriptor(e).nested);
   EXPECT_THROW(file->column_index("nope"), InvalidInput);
   Batch batch = read_all_columns(*file, 0);
   EXPECT_EQ(batch.num_rows(), 5u);
   EXPECT_EQ(batch.column(1)->value_at(4).to_string(), "5");
+  EXPECT_EQ(batch.column(e)->value_at(0).to_string(), "[1, 2, 3]");
+  EXPECT_FALSE(batch.column(e)->is_valid(1));
+  EXPECT_EQ(batch.column(e)->value_at(4).to_string(), "[1, 2]");
+  // Projection: the flat column alone, and the nested one alone.
+  EXPECT_EQ(file->read_row_group(0, {1}).column(0)->value_at(2).to_string(), "3");
+  EXPECT_EQ(file->read_row_group(0, {e}).column(0)->value_at(3).to_string(), "[1, 2, 3]");
+  // A nested column has no statistics (its leaves count values, not rows) and no chunk range for the GPU scan.
+  EXPECT_FALSE(file->statistics(0, e).null_count.has_value());
+  EXPECT_THROW(file->chunk_range(0, e), NotImplemented);
 }
 
 TEST(ParquetReader, EncryptedFileIsACleanError) {
@@ -194,7 +202,8 @@ TEST(ParquetReader, RowCountMismatchIsAnError) {
 TEST(ParquetReader, TruncatedAndBitFlippedFilesFailCleanly) {
   std::mt19937 rng(11);
   for (const char* name : {"alltypes_plain.snappy.parquet", "delta_byte_array.parquet", "datapage_v2.snappy.parquet",
-                           "fixed_length_decimal.parquet", "byte_stream_split.zstd.parquet"}) {
+                           "fixed_length_decimal.parquet", "byte_stream_split.zstd.parquet", "nullable.impala.parquet",
+                           "nested_lists.snappy.parquet", "repeated_no_annotation.parquet", "map_no_value.parquet"}) {
     auto bytes = read_all(data_file(name));
     ASSERT_FALSE(bytes.empty()) << name;
     std::vector<std::vector<uint8_t>> variants;

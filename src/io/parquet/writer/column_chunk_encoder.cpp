@@ -209,20 +209,24 @@ void append_page(PageHeader header, const std::vector<uint8_t>& body, const Parq
   out.uncompressed_bytes += static_cast<int64_t>(header_bytes.size() + body.size());
 }
 
-/// Rows [row_begin, row_end) holding values [value_begin, value_end) of one data page.
+/// Level entries [entry_begin, entry_end) holding values [value_begin, value_end) of one data page.
 struct PageRange {
-  size_t row_begin, row_end, value_begin, value_end;
+  size_t entry_begin, entry_end, value_begin, value_end;
 };
 
-std::vector<PageRange> cut_pages(const std::vector<uint32_t>& levels, size_t rows, const PhysicalValues& v,
-                                 const DictionaryEncoding* dict, size_t page_size) {
+/// Cuts the entries into pages of about `page_size` encoded bytes, each ending where a row ends.
+std::vector<PageRange> cut_pages(const LeafEntries& leaf, const PhysicalValues& v, const DictionaryEncoding* dict,
+                                 size_t page_size) {
   std::vector<PageRange> pages;
   PageRange page{0, 0, 0, 0};
+  const uint32_t max_def = static_cast<uint32_t>(leaf.max_definition_level);
+  const size_t level_bits = static_cast<size_t>(bit_width_for(leaf.max_definition_level)) +
+                            static_cast<size_t>(bit_width_for(leaf.max_repetition_level));
   size_t bits = 0;  // estimated encoded bits of the open page
   size_t value = 0;
-  for (size_t row = 0; row < rows; ++row) {
-    bool present = levels.empty() || levels[row] != 0;
-    bits += levels.empty() ? 0 : 1;
+  for (size_t entry = 0; entry < leaf.entries; ++entry) {
+    bool present = leaf.def.empty() || leaf.def[entry] == max_def;
+    bits += level_bits;
     if (present) {
       if (dict) {
         bits += static_cast<size_t>(dict->bit_width);
@@ -233,15 +237,26 @@ std::vector<PageRange> cut_pages(const std::vector<uint32_t>& levels, size_t row
       }
       ++value;
     }
-    if (bits >= 8 * page_size || row + 1 == rows) {
-      page.row_end = row + 1;
+    const bool row_ends = entry + 1 == leaf.entries || leaf.rep.empty() || leaf.rep[entry + 1] == 0;
+    if (row_ends && (bits >= 8 * page_size || entry + 1 == leaf.entries)) {
+      page.entry_end = entry + 1;
       page.value_end = value;
       pages.push_back(page);
-      page = PageRange{row + 1, row + 1, value, value};
+      page = PageRange{entry + 1, entry + 1, value, value};
       bits = 0;
     }
   }
   return pages;
+}
+
+/// Appends levels [begin, end) of `levels` (maximum `max_level`) RLE-encoded with their 4-byte length.
+void put_levels(const std::vector<uint32_t>& levels, size_t begin, size_t end, int max_level,
+                std::vector<uint8_t>& body) {
+  if (max_level == 0) return;
+  std::vector<uint8_t> encoded;
+  rle_encode(levels.data() + begin, end - begin, bit_width_for(static_cast<uint64_t>(max_level)), encoded);
+  put_u32(static_cast<uint32_t>(encoded.size()), body);
+  body.insert(body.end(), encoded.begin(), encoded.end());
 }
 
 Statistics make_statistics(const PhysicalValues& v, int64_t null_count) {
@@ -268,9 +283,9 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   SchemaElement element = schema_element_for(field);
   bool optional = element.repetition == Repetition::kOptional;
   PhysicalValues values(field.type);
-  std::vector<uint32_t> levels;
-  size_t rows = 0;
-  int64_t nulls = 0;
+  LeafEntries leaf;
+  leaf.max_definition_level = optional ? 1 : 0;
+  std::vector<uint32_t>& levels = leaf.def;
   size_t total_rows = 0, total_bytes = 0;
   for (const auto& slice : slices) {
     total_rows += slice.count;
@@ -290,7 +305,7 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
       // No NULLs in the slice: its values go in as ranges.
       if (optional) levels.insert(levels.end(), slice.count, 1u);
       values.append_rows(column, slice.begin, slice.count);
-      rows += slice.count;
+      leaf.entries += slice.count;
       continue;
     }
     for (size_t r = slice.begin; r < slice.begin + slice.count; ++r) {
@@ -302,12 +317,17 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
       if (valid) {
         values.append(column, r);
       } else {
-        ++nulls;
+        ++leaf.nulls;
       }
     }
-    rows += slice.count;
+    leaf.entries += slice.count;
   }
+  return encode_leaf_chunk(element, {field.name}, leaf, values, options, file_offset);
+}
 
+EncodedColumnChunk encode_leaf_chunk(const SchemaElement& element, const std::vector<std::string>& path,
+                                     const LeafEntries& leaf, const PhysicalValues& values,
+                                     const ParquetWriterOptions& options, int64_t file_offset) {
   std::optional<DictionaryEncoding> dict;
   if (options.dictionary && values.kind != StatKind::kBoolean && values.size() > 0) {
     dict = build_dictionary(values, options.dictionary_size_limit);
@@ -316,9 +336,9 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   EncodedColumnChunk out;
   ColumnMetaData meta;
   meta.type = *element.type;
-  meta.path_in_schema = {field.name};
+  meta.path_in_schema = path;
   meta.codec = options.compression;
-  meta.num_values = static_cast<int64_t>(rows);
+  meta.num_values = static_cast<int64_t>(leaf.entries);
   meta.encodings = {Encoding::kPlain, Encoding::kRle};
 
   std::optional<PhysicalValues> distinct;  ///< the dictionary's entries: statistics need only these
@@ -336,14 +356,10 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
   }
   meta.data_page_offset = file_offset + static_cast<int64_t>(out.bytes.size());
 
-  for (const PageRange& page : cut_pages(levels, rows, values, dict ? &*dict : nullptr, options.data_page_size)) {
+  for (const PageRange& page : cut_pages(leaf, values, dict ? &*dict : nullptr, options.data_page_size)) {
     std::vector<uint8_t> body;
-    if (optional) {
-      std::vector<uint8_t> encoded_levels;
-      rle_encode(levels.data() + page.row_begin, page.row_end - page.row_begin, 1, encoded_levels);
-      put_u32(static_cast<uint32_t>(encoded_levels.size()), body);
-      body.insert(body.end(), encoded_levels.begin(), encoded_levels.end());
-    }
+    put_levels(leaf.rep, page.entry_begin, page.entry_end, leaf.max_repetition_level, body);
+    put_levels(leaf.def, page.entry_begin, page.entry_end, leaf.max_definition_level, body);
     if (dict) {
       body.push_back(static_cast<uint8_t>(dict->bit_width));
       rle_encode(dict->indices.data() + page.value_begin, page.value_end - page.value_begin, dict->bit_width, body);
@@ -352,7 +368,7 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
     }
     PageHeader header;
     header.type = PageType::kDataPage;
-    header.data_page_header = DataPageHeader{static_cast<int32_t>(page.row_end - page.row_begin),
+    header.data_page_header = DataPageHeader{static_cast<int32_t>(page.entry_end - page.entry_begin),
                                              dict ? Encoding::kRleDictionary : Encoding::kPlain, Encoding::kRle,
                                              Encoding::kRle};
     append_page(header, body, options, out);
@@ -360,7 +376,7 @@ EncodedColumnChunk encode_column_chunk(const Field& field, const std::vector<Col
 
   meta.total_compressed_size = static_cast<int64_t>(out.bytes.size());
   meta.total_uncompressed_size = out.uncompressed_bytes;
-  if (options.statistics) meta.statistics = make_statistics(distinct ? *distinct : values, nulls);
+  if (options.statistics) meta.statistics = make_statistics(distinct ? *distinct : values, leaf.nulls);
   out.chunk.file_offset = file_offset;
   out.chunk.meta_data = std::move(meta);
   return out;

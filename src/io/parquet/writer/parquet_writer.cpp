@@ -16,6 +16,7 @@
 #include "io/parquet/parallel_decode.hpp"
 #include "gpu/stream_pool.hpp"
 #include "io/parquet/writer/metadata_encoder.hpp"
+#include "io/parquet/writer/nested_writer.hpp"
 
 namespace kestrel::io {
 namespace {
@@ -65,7 +66,8 @@ std::unique_ptr<ParquetWriter> ParquetWriter::open(const std::string& path, cons
       throw InvalidInput(file_prefix(path) + "duplicate column name '" + field.name + "'");
     }
     try {
-      parquet::schema_element_for(field);
+      std::vector<parquet::SchemaElement> elements;
+      parquet::append_schema_elements(field, elements);
     } catch (const Error& e) {
       rethrow_with_file(e, path);
     }
@@ -166,11 +168,11 @@ constexpr size_t kRowGroupsInFlight = 2;
 constexpr size_t kDeviceRowGroupsInFlight = 8;
 
 /// The chunks of one row group (columns encoded in parallel, the biggest first so that one long column does not run
-/// alone at the end), each as if it started at file offset 0.
+/// alone at the end), each as if it started at file offset 0; a nested column gives one chunk per leaf.
 std::vector<parquet::EncodedColumnChunk> encode_row_group(const Schema& schema,
                                                          const std::vector<std::vector<parquet::ColumnSlice>>& slices,
                                                          const ParquetWriterOptions& options) {
-  std::vector<parquet::EncodedColumnChunk> encoded(schema.size());
+  std::vector<std::vector<parquet::EncodedColumnChunk>> encoded(schema.size());
   std::vector<std::pair<size_t, size_t>> order;  // (estimated bytes, column)
   for (size_t c = 0; c < schema.size(); ++c) {
     size_t bytes = 0;
@@ -187,9 +189,18 @@ std::vector<parquet::EncodedColumnChunk> encode_row_group(const Schema& schema,
   std::sort(order.begin(), order.end(), std::greater<>());
   parallel_for(schema.size(), 0, [&](size_t k) {
     const size_t c = order[k].second;
-    encoded[c] = parquet::encode_column_chunk(schema.field(c), slices[c], options, 0);
+    const Field& field = schema.field(c);
+    if (field.type.is_nested()) {
+      encoded[c] = parquet::encode_nested_column_chunks(field, slices[c], options);
+    } else {
+      encoded[c].push_back(parquet::encode_column_chunk(field, slices[c], options, 0));
+    }
   });
-  return encoded;
+  std::vector<parquet::EncodedColumnChunk> chunks;
+  for (auto& column : encoded) {
+    for (auto& chunk : column) chunks.push_back(std::move(chunk));
+  }
+  return chunks;
 }
 
 }  // namespace
@@ -217,6 +228,12 @@ void ParquetWriter::flush_row_group(size_t rows) {
     for (const auto& slice : column) device = device || slice.column->on_device();
   }
   if (device) {
+    for (const Field& field : schema_.fields()) {
+      if (field.type.is_nested()) {
+        throw NotImplemented("column '" + field.name + "' is " + field.type.to_string() +
+                             ": nested columns are encoded on the host only; copy the batches to the host");
+      }
+    }
     // Encoded on the device, on a stream of its own, while the previous row group is written.
     in_flight_.push_back(InFlight{std::async(std::launch::async,
                                              [schema = schema_, options = options_, slices = std::move(slices),
@@ -283,9 +300,13 @@ void ParquetWriter::close() {
     root.name = "schema";
     root.num_children = static_cast<int32_t>(schema_.size());
     meta.schema.push_back(root);
-    for (const Field& field : schema_.fields()) meta.schema.push_back(parquet::schema_element_for(field));
+    size_t leaves = 0;
+    for (const Field& field : schema_.fields()) {
+      parquet::append_schema_elements(field, meta.schema);
+      leaves += parquet::leaf_count(field.type);
+    }
     meta.row_groups = std::move(row_groups_);
-    meta.column_orders_type_defined.assign(schema_.size(), true);
+    meta.column_orders_type_defined.assign(leaves, true);  // one per leaf column
     std::vector<uint8_t> footer = parquet::encode_file_metadata(meta);
     append(footer.data(), footer.size());
     uint8_t length[4];

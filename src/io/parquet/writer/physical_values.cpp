@@ -103,8 +103,8 @@ SchemaElement schema_element_for(const Field& field) {
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kRow:
-      throw NotImplemented("column '" + field.name + "': " + t.to_string() +
-                           " cannot be written to Parquet yet (nested columns are not written)");
+      throw InternalError("column '" + field.name + "': " + t.to_string() +
+                          " is not a leaf (nested columns are written through append_schema_elements)");
   }
   return e;
 }
