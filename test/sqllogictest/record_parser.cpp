@@ -41,6 +41,19 @@ std::vector<std::string> split_words(std::string_view line) {
 
 bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
 
+/// The text of `line` after its first `count` words, without the blanks around it; spacing inside is kept.
+std::string text_after_words(std::string_view line, size_t count) {
+  size_t i = 0;
+  for (size_t word = 0; word < count; ++word) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+  }
+  size_t first = line.find_first_not_of(" \t", i);
+  if (first == std::string_view::npos) return {};
+  size_t last = line.find_last_not_of(" \t");
+  return std::string(line.substr(first, last - first + 1));
+}
+
 std::optional<int64_t> parse_int(const std::string& text) {
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -81,9 +94,10 @@ void skip_to_blank(const std::vector<std::string>& lines, size_t& i) {
   while (i < lines.size() && !is_blank(lines[i])) ++i;
 }
 
-/// Parses the statement record whose header words are `words`; `i` points after the header line.
-void parse_statement(const std::vector<std::string>& words, const std::vector<std::string>& lines, size_t& i,
-                     Record& record) {
+/// Parses the statement record whose header line is `header` (split into `words`); `i` points after the header line.
+/// The expected error text of `statement error` is the rest of the header line or the lines after `----`.
+void parse_statement(const std::string& header, const std::vector<std::string>& words,
+                     const std::vector<std::string>& lines, size_t& i, Record& record) {
   if (words.size() < 2 || (words[1] != "ok" && words[1] != "error")) {
     record.kind = RecordKind::kInvalid;
     record.error = "expected 'statement ok' or 'statement error'";
@@ -92,6 +106,14 @@ void parse_statement(const std::vector<std::string>& words, const std::vector<st
   }
   record.kind = RecordKind::kStatement;
   record.expect_error = words[1] == "error";
+  std::string header_text = text_after_words(header, 2);
+  if (!record.expect_error && !header_text.empty()) {
+    record.kind = RecordKind::kInvalid;
+    record.error = "unexpected text '" + header_text + "' after 'statement ok'";
+    skip_to_blank(lines, i);
+    return;
+  }
+  record.expected_error = header_text;
   record.sql = join(take_block(lines, i, true));
   if (i < lines.size() && lines[i] == "----") {
     ++i;
@@ -99,6 +121,11 @@ void parse_statement(const std::vector<std::string>& words, const std::vector<st
     if (!record.expect_error) {
       record.kind = RecordKind::kInvalid;
       record.error = "'statement ok' cannot have an expected result after '----'";
+      return;
+    }
+    if (!header_text.empty()) {
+      record.kind = RecordKind::kInvalid;
+      record.error = "the expected error is given twice, on the 'statement error' line and after '----'";
       return;
     }
     record.expected_error = join(expected);
@@ -115,6 +142,12 @@ void parse_query(const std::vector<std::string>& words, const std::vector<std::s
   if (words.size() < 2) {
     record.kind = RecordKind::kInvalid;
     record.error = "query without column types";
+    skip_to_blank(lines, i);
+    return;
+  }
+  if (words[1] == "error") {
+    record.kind = RecordKind::kInvalid;
+    record.error = "'query error' is not supported: write 'statement error' for SQL that must fail";
     skip_to_blank(lines, i);
     return;
   }
@@ -181,10 +214,11 @@ void parse_item(const std::vector<std::string>& lines, size_t& i, Item& item) {
     record.error = "condition without a record";
     return;
   }
+  const std::string& header = lines[i];
   ++i;  // past the header line
   const std::string& head = words[0];
   if (head == "statement") {
-    parse_statement(words, lines, i, record);
+    parse_statement(header, words, lines, i, record);
   } else if (head == "query") {
     parse_query(words, lines, i, record);
   } else if (head == "hash-threshold") {

@@ -20,7 +20,7 @@ const char* sort_mode_name(SortMode mode);
 
 /// What one record of a test file asks for.
 enum class RecordKind : uint8_t {
-  kStatement,      ///< `statement ok` / `statement error`
+  kStatement,      ///< `statement ok` / `statement error [expected text]`
   kQuery,          ///< `query <types> [sort] [label]`
   kHashThreshold,  ///< `hash-threshold N`
   kHalt,           ///< `halt`: stop running this file
@@ -44,7 +44,8 @@ struct Record {
   /// kStatement and kQuery: the SQL text, lines joined with '\n'.
   std::string sql;
 
-  /// kStatement: whether the statement must fail, and the expected error text ("" = any error).
+  /// kStatement: whether the statement must fail, and the expected error text ("" = any error): the rest of the
+  /// `statement error` line, or the lines after `----` joined with '\n' (a record that gives both is kInvalid).
   bool expect_error = false;
   std::string expected_error;
 

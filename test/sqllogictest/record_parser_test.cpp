@@ -68,6 +68,52 @@ TEST(RecordParser, StatementErrorWithExpectedMessage) {
   EXPECT_EQ(file.records[0].expected_error, "Binder Error: table 'nowhere'\nsecond line");
 }
 
+TEST(RecordParser, StatementErrorWithMessageOnTheHeaderLine) {
+  // The rest of the line, spacing inside kept and blanks around it dropped; a `${var}` in it is substituted.
+  TestFile file = parse_test_file(
+      "statement error   table 'nowhere'  does not exist \nSELECT x FROM nowhere\n\n"
+      "statement error\tdivision by zero\nSELECT 1 / 0\n\n"
+      "statement error\nSELEC 1\n\n"
+      "statement error   \nSELEC 2\n\n"
+      "loop i 0 2\nstatement error column 'c${i}' does not exist\nSELECT c${i}\n\nendloop\n",
+      "f");
+  ASSERT_EQ(file.records.size(), 6u);
+  EXPECT_EQ(file.records[0].kind, RecordKind::kStatement);
+  EXPECT_TRUE(file.records[0].expect_error);
+  EXPECT_EQ(file.records[0].sql, "SELECT x FROM nowhere");
+  EXPECT_EQ(file.records[0].expected_error, "table 'nowhere'  does not exist");
+  EXPECT_EQ(file.records[1].expected_error, "division by zero");
+  // SQLite's form: no text, any error.
+  EXPECT_EQ(file.records[2].kind, RecordKind::kStatement);
+  EXPECT_EQ(file.records[2].expected_error, "");
+  EXPECT_EQ(file.records[3].expected_error, "");
+  EXPECT_EQ(file.records[4].expected_error, "column 'c0' does not exist");
+  EXPECT_EQ(file.records[5].expected_error, "column 'c1' does not exist");
+}
+
+TEST(RecordParser, ExpectedErrorGivenTwiceIsInvalid) {
+  TestFile file = parse_test_file("statement error division by zero\nSELECT 1 / 0\n----\ndivision by zero\n", "f");
+  ASSERT_EQ(file.records.size(), 1u);
+  EXPECT_EQ(file.records[0].kind, RecordKind::kInvalid);
+  EXPECT_NE(file.records[0].error.find("given twice"), std::string::npos) << file.records[0].error;
+}
+
+TEST(RecordParser, TextAfterStatementOkAndQueryErrorAreInvalid) {
+  TestFile file = parse_test_file(
+      "statement ok division by zero\nSELECT 1\n\nquery error division by zero\nSELECT 1 / 0\n\n"
+      "statement ok\nSELECT 2\n",
+      "f");
+  ASSERT_EQ(file.records.size(), 3u);
+  EXPECT_EQ(file.records[0].kind, RecordKind::kInvalid);
+  EXPECT_NE(file.records[0].error.find("'division by zero' after 'statement ok'"), std::string::npos)
+      << file.records[0].error;
+  EXPECT_EQ(file.records[1].kind, RecordKind::kInvalid);
+  EXPECT_EQ(file.records[1].line, 4u);
+  EXPECT_NE(file.records[1].error.find("'query error' is not supported"), std::string::npos) << file.records[1].error;
+  EXPECT_EQ(file.records[2].kind, RecordKind::kStatement);
+  EXPECT_EQ(file.records[2].sql, "SELECT 2");
+}
+
 TEST(RecordParser, StatementOkWithResultIsInvalid) {
   TestFile file = parse_test_file("statement ok\nSELECT 1\n----\n1\n", "f");
   ASSERT_EQ(file.records.size(), 1u);

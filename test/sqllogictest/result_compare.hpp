@@ -63,10 +63,11 @@ struct Comparison {
 Comparison compare_query_result(const Record& record, const TextRows& actual, size_t column_count,
                                 int64_t hash_threshold);
 
-/// Whether an error message satisfies the expected text of a `statement error` record. An empty expectation takes any
-/// error. Otherwise the text matches when it is a substring of the message, or when it names the error's category
-/// (Kestrel's names such as `Binder Error`, or DuckDB's such as `Parser Error` and `Catalog Error`), optionally
-/// followed by `:` and a substring of the message.
+/// Whether an error message satisfies the expected text of a `statement error` record (from its header line or from
+/// the lines after `----`: the same rule for both). An empty expectation takes any error. Otherwise the text matches
+/// when it is a case-sensitive substring of the message (no regular expressions), or when it names the error's
+/// category, case-insensitively (Kestrel's names such as `Binder Error`, or DuckDB's such as `Parser Error` and
+/// `Catalog Error`), optionally followed by `:` and a substring of the message.
 bool error_matches(std::string_view expected, std::string_view message, std::string_view category_name);
 
 }  // namespace kestrel::slt

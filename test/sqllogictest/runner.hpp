@@ -1,6 +1,14 @@
 #pragma once
 /// The sqllogictest runner: executes parsed records against an engine, compares and counts. The engine is an
 /// interface so the runner's logic can be tested with a fake; the real one wraps a kestrel::Database.
+///
+/// A `statement error` record passes when its SQL fails with an error that matches its expected text, which is
+/// written either on the header line (`statement error division by zero`) or after a `----` line (DuckDB's form, one
+/// or more lines). Both forms follow one rule (error_matches): the text matches when it occurs in the error message
+/// as it is (a case-sensitive substring; no regular expressions, a backslash is just a backslash), or when it starts
+/// with the error's category name (`Binder Error`, or DuckDB's `Catalog Error` and the like, in any case), optionally
+/// followed by `:` and a substring of the message. A bare `statement error` (SQLite's form) takes any error.
+/// `query error` is rejected as an invalid record: a query that must fail is written as `statement error`.
 
 #include <cstddef>
 #include <functional>

@@ -104,6 +104,44 @@ TEST_F(RunnerTest, FailuresAreReportedWithFileLineSqlExpectedAndActual) {
       << out;
 }
 
+TEST_F(RunnerTest, StatementErrorChecksTheMessageOnItsHeaderLine) {
+  // The header-line text follows the rule of the text after `----`: a case-sensitive substring of the message
+  // (no regular expression), or the error's category optionally followed by `:` and a substring.
+  RunStats passing = run(
+      "statement error table 'nowhere' does not exist\nSELECT x FROM nowhere\n\n"
+      "statement error Binder Error\nSELECT x FROM nowhere\n\n"
+      "statement error catalog error: table 'nowhere'\nSELECT x FROM nowhere\n\n"
+      "statement error cannot parse 'SELEC (1)'\nSELEC (1)\n\n"
+      "statement error\nSELECT x FROM nowhere\n");
+  EXPECT_EQ(passing.passed, 5u);
+  EXPECT_EQ(passing.failed, 0u);
+  EXPECT_EQ(out_.str(), "");
+
+  RunStats failing = run(
+      "statement error table 'elsewhere' does not exist\nSELECT x FROM nowhere\n\n"
+      "statement error TABLE 'nowhere' does not exist\nSELECT x FROM nowhere\n\n"
+      "statement error cannot parse 'SELEC \\(1\\)'\nSELEC (1)\n\n"
+      "statement error Syntax Error\nSELECT x FROM nowhere\n\n"
+      "statement error division by zero\nSELECT 1\n");
+  EXPECT_EQ(failing.passed, 0u);
+  EXPECT_EQ(failing.failed, 5u);
+  const std::string out = out_.str();
+  EXPECT_NE(out.find("FAILED t.test:1: statement error: the error message does not match\n"
+                     "  sql:\n    SELECT x FROM nowhere\n"
+                     "  expected:\n    table 'elsewhere' does not exist\n"
+                     "  actual:\n    Binder Error at line 1, column 15: table 'nowhere' does not exist\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("FAILED t.test:4: statement error: the error message does not match"), std::string::npos) << out;
+  EXPECT_NE(out.find("FAILED t.test:7: statement error: the error message does not match"), std::string::npos) << out;
+  EXPECT_NE(out.find("FAILED t.test:10: statement error: the error message does not match"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("FAILED t.test:13: statement error: the statement succeeded but an error was expected\n"
+                     "  sql:\n    SELECT 1\n  expected:\n    division by zero\n"),
+            std::string::npos)
+      << out;
+}
+
 TEST_F(RunnerTest, ConditionsSelectPostgresql) {
   RunStats stats = run(
       "onlyif postgresql\nquery I\nSELECT 1\n----\n1\n\n"

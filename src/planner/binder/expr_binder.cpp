@@ -26,6 +26,21 @@ bool is_string_literal(const ast::Expr* e) {
   return e != nullptr && e->is<ast::Literal>() && e->as<ast::Literal>().literal_kind == ast::LiteralKind::kString;
 }
 
+/// Whether `f` prints as an operator (`||`, `%`) although a call by name (concat, mod) can reach it too.
+bool prints_as_operator(ScalarFunction f) {
+  const std::string name = scalar_function_name(f);
+  return !name.empty() && !(name[0] >= 'a' && name[0] <= 'z');
+}
+
+/// The error for a call of `name` whose argument types no signature takes: `no function matches concat(VARBINARY,
+/// VARCHAR)`. (Resolution names the operator the function prints as, which the query did not write.)
+BinderError no_function_matches(const std::string& name, const std::vector<LogicalType>& types,
+                                std::optional<SourcePosition> pos) {
+  std::string message = "no function matches " + name + "(";
+  for (size_t i = 0; i < types.size(); ++i) message += (i ? ", " : "") + types[i].to_string();
+  return BinderError(message + ")", pos, "42883");
+}
+
 ScalarFunction comparison_function(ast::BinaryOperator op) {
   switch (op) {
     case ast::BinaryOperator::kEqual: return ScalarFunction::kEqual;
@@ -712,7 +727,18 @@ ExprPtr ExprBinder::bind_function(const ast::FunctionCall& call, const ExprBindC
       resolve_date_part(*f, args[0]->constant.as_string(), call.args[0]->position);
     }
   }
-  ExprPtr bound = make_scalar(*f, std::move(args), call.position);
+  std::vector<LogicalType> types;
+  for (const auto& a : args) types.push_back(a->type);
+  ExprPtr bound;
+  try {
+    bound = make_scalar(*f, std::move(args), call.position);
+  } catch (const BinderError& e) {
+    // concat and mod share their function with `||` and `%`: their no-match error names what the query called.
+    const std::string prefix = "no function matches " + std::string(scalar_function_name(*f)) + "(";
+    bool generic = e.message().rfind("no operator matches ", 0) == 0 || e.message().rfind(prefix, 0) == 0;
+    if (!prints_as_operator(*f) || !generic) throw;
+    throw no_function_matches(call.name, types, call.position);
+  }
   if (*f == ScalarFunction::kDateAdd || *f == ScalarFunction::kDateDiff) {
     check_date_add_unit(call, unwrap_timestamp_tz_rewrite(*bound));
   }
