@@ -1,14 +1,10 @@
 /// Presto's DATE and TIMESTAMP functions on the GPU: year_of_week, last_day_of_month, date_trunc, date_add,
-/// date_diff, to_unixtime and from_unixtime, with the CPU's rules (datetime.cpp, presto_more_funcs.cpp,
-/// presto_datetime_funcs.cpp) and its calendar arithmetic (common/datetime_ops.hpp). Timestamps are UTC
-/// microseconds; TIMESTAMP WITH TIME ZONE never reaches these kernels.
-
-#include <cmath>
-#include <limits>
+/// date_diff, to_unixtime and from_unixtime, with the CPU's rules (per row: presto_datetime_ops.hpp and
+/// common/datetime_ops.hpp). Timestamps are UTC microseconds; TIMESTAMP WITH TIME ZONE never reaches these kernels.
 
 #include "common/error.hpp"
-#include "common/numeric_ops.hpp"
 #include "exec/expr/expr_device_gpu.cuh"
+#include "exec/expr/presto_datetime_ops.hpp"
 
 namespace kestrel::exec::gpu_expr {
 
@@ -41,8 +37,7 @@ void launch_checked(DeviceArg a, DeviceArg b, DeviceOut out, size_t rows, ErrorS
 
 /// The day number of row i of a DATE or (`timestamp`) TIMESTAMP operand.
 __device__ inline int32_t day_of(bool timestamp, const DeviceArg& x, size_t i) {
-  if (!timestamp) return arg_value<int32_t>(x, i);
-  return static_cast<int32_t>(datetime::floor_div64(arg_value<int64_t>(x, i), kMicrosPerDay));
+  return timestamp ? presto_ops::day_of_timestamp(arg_value<int64_t>(x, i)) : arg_value<int32_t>(x, i);
 }
 
 /// Row i of a DATE or TIMESTAMP operand as days and microseconds into the day (datetime.cpp's day_time_at).
@@ -63,9 +58,7 @@ void launch_year_of_week(TypeId x_type, DeviceArg x, DeviceOut out, size_t rows,
   gpu::require_explicit_stream(stream, "launch_year_of_week");
   const bool timestamp = is_timestamp(x_type, "year_of_week");
   launch_checked<int64_t>(x, x, out, rows, ErrorScope{}, stream, [=] __device__(size_t i, int64_t& r) {
-    // The ISO week-numbering year is the year of the week's Thursday.
-    const int32_t days = day_of(timestamp, x, i);
-    r = civil_from_days(days - datetime::iso_weekday(days) + 4).year;
+    r = presto_ops::year_of_week(day_of(timestamp, x, i));
     return false;
   });
 }
@@ -74,8 +67,7 @@ void launch_last_day_of_month(TypeId x_type, DeviceArg x, DeviceOut out, size_t 
   gpu::require_explicit_stream(stream, "launch_last_day_of_month");
   const bool timestamp = is_timestamp(x_type, "last_day_of_month");
   launch_checked<int32_t>(x, x, out, rows, ErrorScope{}, stream, [=] __device__(size_t i, int32_t& r) {
-    const CivilDate c = civil_from_days(day_of(timestamp, x, i));
-    r = days_from_civil(c.year, c.month, days_in_month(c.year, c.month));
+    r = presto_ops::last_day_of_month(day_of(timestamp, x, i));
     return false;
   });
 }
@@ -101,33 +93,12 @@ void launch_date_add(DatePart unit, TypeId x_type, DeviceArg n, DeviceArg x, Dev
   const int64_t unit_micros = datetime::micros_per_unit(unit);
   if (is_timestamp(x_type, "date_add")) {
     return launch_checked<int64_t>(n, x, out, rows, err, stream, [=] __device__(size_t i, int64_t& r) {
-      const int64_t t = arg_value<int64_t>(x, i);
-      const int64_t amount = arg_value<int64_t>(n, i);
-      if (months_per != 0) {
-        // The calendar day moves by whole months (clamped to the month's end); the time of day stays.
-        const datetime::DayTime dt = datetime::day_time_of_timestamp(t);
-        int32_t day = 0;
-        int64_t micros = 0;
-        return !datetime::date_add_months(static_cast<int32_t>(dt.day), amount, months_per, day) ||
-               numeric::mul_overflow(static_cast<int64_t>(day), kMicrosPerDay, &micros) ||
-               numeric::add_overflow(micros, dt.micros, &r);
-      }
-      int64_t delta = 0;
-      return numeric::mul_overflow(amount, unit_micros, &delta) || numeric::add_overflow(t, delta, &r);
+      return presto_ops::date_add_timestamp(months_per, unit_micros, arg_value<int64_t>(n, i), arg_value<int64_t>(x, i),
+                                            r);
     });
   }
-  const int64_t unit_days = unit_micros / kMicrosPerDay;
   launch_checked<int32_t>(n, x, out, rows, err, stream, [=] __device__(size_t i, int32_t& r) {
-    const int32_t d = arg_value<int32_t>(x, i);
-    const int64_t amount = arg_value<int64_t>(n, i);
-    if (months_per != 0) return !datetime::date_add_months(d, amount, months_per, r);
-    int64_t delta = 0, sum = 0;
-    if (numeric::mul_overflow(amount, unit_days, &delta) || numeric::add_overflow(delta, static_cast<int64_t>(d), &sum) ||
-        sum < std::numeric_limits<int32_t>::min() || sum > std::numeric_limits<int32_t>::max()) {
-      return true;
-    }
-    r = static_cast<int32_t>(sum);
-    return false;
+    return presto_ops::date_add_date(months_per, unit_micros, arg_value<int64_t>(n, i), arg_value<int32_t>(x, i), r);
   });
 }
 
@@ -144,7 +115,7 @@ void launch_date_diff(DatePart unit, TypeId x_type, DeviceArg a, DeviceArg b, De
 void launch_to_unixtime(DeviceArg x, DeviceOut out, size_t rows, gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "launch_to_unixtime");
   launch_checked<double>(x, x, out, rows, ErrorScope{}, stream, [=] __device__(size_t i, double& r) {
-    r = static_cast<double>(arg_value<int64_t>(x, i)) / 1e6;  // one correctly rounded division, as on the CPU
+    r = presto_ops::to_unixtime(arg_value<int64_t>(x, i));
     return false;
   });
 }
@@ -152,11 +123,7 @@ void launch_to_unixtime(DeviceArg x, DeviceOut out, size_t rows, gpu::Stream str
 void launch_from_unixtime(DeviceArg x, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream) {
   gpu::require_explicit_stream(stream, "launch_from_unixtime");
   launch_checked<int64_t>(x, x, out, rows, err, stream, [=] __device__(size_t i, int64_t& r) {
-    // seconds * 1e6 + 0.5 rounded after each step, as the CPU computes it (no fused multiply-add).
-    const double micros = floor(__dadd_rn(__dmul_rn(arg_value<double>(x, i), 1e6), 0.5));
-    if (!isfinite(micros) || fabs(micros) >= 9.2e18) return true;
-    r = static_cast<int64_t>(micros);
-    return false;
+    return presto_ops::from_unixtime(arg_value<double>(x, i), r);
   });
 }
 

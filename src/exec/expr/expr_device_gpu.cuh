@@ -41,17 +41,6 @@ __device__ inline DeviceString arg_string(const DeviceArg& a, size_t i) {
   return DeviceString{static_cast<const char*>(a.values) + begin, a.offsets[r + 1] - begin};
 }
 
-/// The byte index of the first occurrence of `needle` in `hay` at or after `from`, or -1 (as std::string_view::find;
-/// an empty needle is found at `from` when from <= hay.size).
-__device__ inline int64_t find_bytes(const DeviceString& hay, const DeviceString& needle, int64_t from) {
-  for (int64_t at = from; at + needle.size <= hay.size; ++at) {
-    int64_t k = 0;
-    while (k < needle.size && hay.data[at + k] == needle.data[k]) ++k;
-    if (k == needle.size) return at;
-  }
-  return -1;
-}
-
 /// Writes the validity bit of this thread's row: lane 0 of each warp stores the warp's 32-bit word. Every thread of
 /// the warp must call it (rows past the end pass in_range = false).
 __device__ inline void write_validity(uint32_t* validity, size_t i, bool in_range, bool valid) {

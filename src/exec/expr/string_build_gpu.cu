@@ -1,196 +1,39 @@
 /// Presto's string functions with a VARCHAR result on the GPU: reverse, lpad, rpad, chr, split_part, replace_first,
-/// trail and longest_common_prefix, with the CPU's rules (presto_string_funcs.cpp, presto_more_funcs.cpp,
-/// string_extra_funcs.cpp), invalid UTF-8 included: each function steps through characters as its CPU twin does
-/// (utf8::decode, utf8::length and utf8::offset_of treat a byte that starts no valid sequence as one character).
-/// One row function serves both passes: measuring (no output) and writing, so the two always agree.
-
-#include <limits>
+/// trail and longest_common_prefix, with the CPU's rules, invalid UTF-8 included (per row: presto_string_ops.hpp).
+/// One row function serves both passes, measuring (no output) and writing, so the two always agree.
 
 #include "common/error.hpp"
 #include "exec/expr/expr_device_gpu.cuh"
-#include "exec/expr/utf8.hpp"
+#include "exec/expr/presto_string_ops.hpp"
 
 namespace kestrel::exec::gpu_expr {
 
 namespace {
 
-constexpr int64_t kNullRow = -1;    ///< the row's result is NULL (split_part past the last field)
-constexpr int64_t kFailedRow = -2;  ///< the row raises an error
+using presto_ops::kFailedRow;
 
-/// Appends bytes to a row's result, or only counts them when there is no output.
-struct RowWriter {
-  char* out;
-  int64_t size = 0;
-
-  __device__ void append(const char* bytes, int64_t n) {
-    if (out != nullptr) {
-      for (int64_t k = 0; k < n; ++k) out[size + k] = bytes[k];
-    }
-    size += n;
-  }
-  __device__ void append(const DeviceString& s) { append(s.data, s.size); }
-};
-
-/// The byte offset after the character starting at s[i] (presto_string_funcs.cpp's char_starts step).
-__device__ inline int64_t next_char(const DeviceString& s, int64_t i) {
-  size_t next = static_cast<size_t>(i);
-  utf8::decode(s.data, static_cast<size_t>(s.size), next);
-  return static_cast<int64_t>(next);
-}
-
-/// The byte offset where character number `chars` (0-based, by next_char steps) starts, or s.size.
-__device__ inline int64_t char_start(const DeviceString& s, int64_t chars) {
-  int64_t at = 0;
-  for (; chars > 0 && at < s.size; --chars) at = next_char(s, at);
-  return at;
-}
-
-__device__ inline int64_t reverse_row(const DeviceString& s, char* out) {
-  if (out != nullptr) {
-    // The character at [at, next) lands at s.size - next.
-    for (int64_t at = 0; at < s.size;) {
-      const int64_t next = next_char(s, at);
-      for (int64_t k = at; k < next; ++k) out[s.size - next + (k - at)] = s.data[k];
-      at = next;
-    }
-  }
-  return s.size;
-}
-
-/// lpad / rpad in code points: a longer string is cut to `size` characters, else padding repeats (cut where the
-/// size is reached) on the left or the right.
-__device__ inline int64_t pad_row(const DeviceString& s, int64_t size, const DeviceString& padding, bool left,
-                                  char* out) {
-  if (size < 0 || size > std::numeric_limits<int32_t>::max() || padding.size == 0) return kFailedRow;
-  const auto target = static_cast<size_t>(size);
-  const size_t length = utf8::length(s.data, static_cast<size_t>(s.size));
-  RowWriter w{out};
-  if (target <= length) {
-    w.append(s.data, static_cast<int64_t>(utf8::offset_of(s.data, static_cast<size_t>(s.size), target)));
-    return w.size;
-  }
-  int64_t pad_chars = 0;
-  for (int64_t at = 0; at < padding.size; at = next_char(padding, at)) ++pad_chars;
-  const auto fill = static_cast<int64_t>(target - length);
-  const int64_t repeats = fill / pad_chars;
-  const int64_t rest_bytes = char_start(padding, fill % pad_chars);
-  if (out == nullptr) return s.size + repeats * padding.size + rest_bytes;
-  if (!left) w.append(s);
-  for (int64_t k = 0; k < repeats; ++k) w.append(padding);
-  w.append(padding.data, rest_bytes);
-  if (left) w.append(s);
-  return w.size;
-}
-
-__device__ inline int64_t chr_row(int64_t cp, char* out) {
-  if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return kFailedRow;
-  char bytes[4];
-  int n = 0;
-  const auto c = static_cast<uint32_t>(cp);
-  if (c < 0x80) {
-    bytes[n++] = static_cast<char>(c);
-  } else if (c < 0x800) {
-    bytes[n++] = static_cast<char>(0xC0 | (c >> 6));
-    bytes[n++] = static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    bytes[n++] = static_cast<char>(0xE0 | (c >> 12));
-    bytes[n++] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    bytes[n++] = static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    bytes[n++] = static_cast<char>(0xF0 | (c >> 18));
-    bytes[n++] = static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    bytes[n++] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    bytes[n++] = static_cast<char>(0x80 | (c & 0x3F));
-  }
-  RowWriter w{out};
-  w.append(bytes, n);
-  return w.size;
-}
-
-/// split_part: the index-th field (1-based); an empty delimiter makes the whole string the only field.
-__device__ inline int64_t split_part_row(const DeviceString& s, const DeviceString& delimiter, int64_t index,
-                                         char* out) {
-  if (index <= 0) return kFailedRow;
-  RowWriter w{out};
-  if (delimiter.size == 0) {
-    if (index != 1) return kNullRow;
-    w.append(s);
-    return w.size;
-  }
-  int64_t begin = 0;
-  for (int64_t field = 1; field < index; ++field) {
-    const int64_t at = find_bytes(s, delimiter, begin);
-    if (at < 0) return kNullRow;
-    begin = at + delimiter.size;
-  }
-  int64_t end = find_bytes(s, delimiter, begin);
-  if (end < 0) end = s.size;
-  w.append(s.data + begin, end - begin);
-  return w.size;
-}
-
-/// replace_first: the first occurrence of `search` replaced (an empty search puts the replacement in front).
-__device__ inline int64_t replace_first_row(const DeviceString& s, const DeviceString& search,
-                                            const DeviceString& replacement, char* out) {
-  RowWriter w{out};
-  const int64_t at = find_bytes(s, search, 0);
-  if (at < 0) {
-    w.append(s);
-    return w.size;
-  }
-  w.append(s.data, at);
-  w.append(replacement);
-  w.append(s.data + at + search.size, s.size - at - search.size);
-  return w.size;
-}
-
-/// trail: the last n code points (continuation bytes not counted), all of s when shorter, empty for n <= 0.
-__device__ inline int64_t trail_row(const DeviceString& s, int64_t n, char* out) {
-  RowWriter w{out};
-  if (n <= 0) return 0;
-  int64_t i = s.size;
-  while (n > 0 && i > 0) {
-    --i;
-    if (utf8::is_lead(static_cast<uint8_t>(s.data[i]))) --n;
-  }
-  w.append(s.data + i, s.size - i);
-  return w.size;
-}
-
-/// longest_common_prefix: whole characters (by their lead byte's length) equal in both strings.
-__device__ inline int64_t common_prefix_row(const DeviceString& a, const DeviceString& b, char* out) {
-  int64_t i = 0;
-  while (i < a.size && i < b.size) {
-    const auto n = static_cast<int64_t>(utf8::char_bytes(static_cast<uint8_t>(a.data[i])));
-    if (i + n > a.size || i + n > b.size) break;
-    bool same = true;
-    for (int64_t k = 0; k < n && same; ++k) same = a.data[i + k] == b.data[i + k];
-    if (!same) break;
-    i += n;
-  }
-  RowWriter w{out};
-  w.append(a.data, i);
-  return w.size;
+__device__ inline presto_ops::Text text_of(const DeviceArg& a, size_t i) {
+  const DeviceString s = arg_string(a, i);
+  return presto_ops::Text{s.data, s.size};
 }
 
 /// Row i's result: its byte length (written to `out` when not null), kNullRow or kFailedRow. The operands are valid.
 __device__ inline int64_t build_row(StringBuildOp op, const DeviceArgs& args, size_t i, char* out) {
+  const DeviceArg* a = args.args;
   switch (op) {
-    case StringBuildOp::kReverse: return reverse_row(arg_string(args.args[0], i), out);
+    case StringBuildOp::kReverse: return presto_ops::reverse_row(text_of(a[0], i), out);
     case StringBuildOp::kLpad:
     case StringBuildOp::kRpad:
-      return pad_row(arg_string(args.args[0], i), arg_value<int64_t>(args.args[1], i), arg_string(args.args[2], i),
-                     op == StringBuildOp::kLpad, out);
-    case StringBuildOp::kChr: return chr_row(arg_value<int64_t>(args.args[0], i), out);
+      return presto_ops::pad_row(text_of(a[0], i), arg_value<int64_t>(a[1], i), text_of(a[2], i),
+                                 op == StringBuildOp::kLpad, out);
+    case StringBuildOp::kChr: return presto_ops::chr_row(arg_value<int64_t>(a[0], i), out);
     case StringBuildOp::kSplitPart:
-      return split_part_row(arg_string(args.args[0], i), arg_string(args.args[1], i),
-                            arg_value<int64_t>(args.args[2], i), out);
+      return presto_ops::split_part_row(text_of(a[0], i), text_of(a[1], i), arg_value<int64_t>(a[2], i), out);
     case StringBuildOp::kReplaceFirst:
-      return replace_first_row(arg_string(args.args[0], i), arg_string(args.args[1], i), arg_string(args.args[2], i),
-                               out);
-    case StringBuildOp::kTrail: return trail_row(arg_string(args.args[0], i), arg_value<int64_t>(args.args[1], i), out);
+      return presto_ops::replace_first_row(text_of(a[0], i), text_of(a[1], i), text_of(a[2], i), out);
+    case StringBuildOp::kTrail: return presto_ops::trail_row(text_of(a[0], i), arg_value<int64_t>(a[1], i), out);
     case StringBuildOp::kLongestCommonPrefix:
-      return common_prefix_row(arg_string(args.args[0], i), arg_string(args.args[1], i), out);
+      return presto_ops::common_prefix_row(text_of(a[0], i), text_of(a[1], i), out);
   }
   return kFailedRow;
 }

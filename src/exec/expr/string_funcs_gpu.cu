@@ -113,6 +113,16 @@ __global__ void trim_copy_kernel(DeviceArg s, TrimSet set, bool left, bool right
   for (int64_t k = b; k < e; ++k) chars[offsets[i] + (k - b)] = str.data[k];
 }
 
+/// The byte index of the first occurrence of `needle` in `hay` at or after `from`, or -1.
+__device__ inline int64_t find_bytes(const DeviceString& hay, const DeviceString& needle, int64_t from) {
+  for (int64_t at = from; at + needle.size <= hay.size; ++at) {
+    int64_t k = 0;
+    while (k < needle.size && hay.data[at + k] == needle.data[k]) ++k;
+    if (k == needle.size) return at;
+  }
+  return -1;
+}
+
 /// position(needle, haystack) -> BIGINT (0 when absent), or starts_with(s, prefix) -> BOOLEAN.
 __global__ void search_kernel(DeviceArg a, DeviceArg b, bool starts_with, DeviceOut out, size_t rows) {
   const size_t i = row_index();

@@ -1,76 +1,17 @@
 /// Presto's string functions with a fixed-width result on the GPU: codepoint, ends_with, strrpos, hamming_distance,
-/// bit_length and levenshtein_distance, with the CPU's rules (presto_string_funcs.cpp, presto_more_funcs.cpp,
-/// string_extra_funcs.cpp): characters are decoded as utf8::decode does (a byte that starts no valid sequence is
-/// one character), distances compare code points, strrpos counts characters by their lead bytes.
+/// bit_length and levenshtein_distance, with the CPU's rules, invalid UTF-8 included (per row: presto_string_ops.hpp).
 
 #include "common/error.hpp"
 #include "exec/expr/expr_device_gpu.cuh"
-#include "exec/expr/utf8.hpp"
+#include "exec/expr/presto_string_ops.hpp"
 
 namespace kestrel::exec::gpu_expr {
 
 namespace {
 
-/// levenshtein_distance's limit on the product of the two lengths in code points (presto_string_funcs.cpp).
-constexpr uint64_t kMaxLevenshteinCells = 1'000'000;
-
-/// The number of characters of s, stepping as utf8::decode does.
-__device__ inline int64_t decoded_length(const DeviceString& s) {
-  int64_t count = 0;
-  for (size_t at = 0; at < static_cast<size_t>(s.size); ++count) utf8::decode(s.data, static_cast<size_t>(s.size), at);
-  return count;
-}
-
-/// codepoint: the code point of the only character of c; fails unless c is exactly one character.
-__device__ inline bool codepoint_row(const DeviceString& c, int32_t& r) {
-  if (c.size == 0) return true;
-  size_t at = 0;
-  const uint32_t cp = utf8::decode(c.data, static_cast<size_t>(c.size), at);
-  r = static_cast<int32_t>(cp);
-  return at != static_cast<size_t>(c.size);
-}
-
-/// The byte index of the last occurrence of `needle` starting at or before `pos`, or -1 (std::string_view::rfind;
-/// the needle is not empty and pos + needle.size <= hay.size).
-__device__ inline int64_t rfind_bytes(const DeviceString& hay, const DeviceString& needle, int64_t pos) {
-  for (int64_t at = pos; at >= 0; --at) {
-    int64_t k = 0;
-    while (k < needle.size && hay.data[at + k] == needle.data[k]) ++k;
-    if (k == needle.size) return at;
-  }
-  return -1;
-}
-
-/// strrpos: the character position of the n-th occurrence of `sub` from the end (occurrences may overlap), 0 when
-/// there is none, 1 for an empty `sub`; fails for n <= 0.
-__device__ inline bool strrpos_row(const DeviceString& s, const DeviceString& sub, int64_t n, int64_t& r) {
-  if (n <= 0) return true;
-  if (sub.size == 0) {
-    r = 1;
-    return false;
-  }
-  int64_t end = s.size, at = -1;
-  for (int64_t k = 0; k < n; ++k) {
-    if (end < sub.size) {
-      at = -1;
-      break;
-    }
-    at = rfind_bytes(s, sub, end - sub.size);
-    if (at < 0) break;
-    end = at + sub.size - 1;  // the next match may overlap this one
-  }
-  r = at < 0 ? 0 : static_cast<int64_t>(utf8::length(s.data, static_cast<size_t>(at))) + 1;
-  return false;
-}
-
-/// hamming_distance: code points that differ; fails when the lengths in code points differ.
-__device__ inline bool hamming_row(const DeviceString& a, const DeviceString& b, int64_t& r) {
-  size_t i = 0, j = 0;
-  const auto na = static_cast<size_t>(a.size), nb = static_cast<size_t>(b.size);
-  int64_t distance = 0;
-  while (i < na && j < nb) distance += utf8::decode(a.data, na, i) != utf8::decode(b.data, nb, j) ? 1 : 0;
-  r = distance;
-  return i < na || j < nb;
+__device__ inline presto_ops::Text text_of(const DeviceArg& a, size_t i) {
+  const DeviceString s = arg_string(a, i);
+  return presto_ops::Text{s.data, s.size};
 }
 
 template <typename T, typename Fn>
@@ -104,8 +45,8 @@ __global__ void levenshtein_scratch_kernel(DeviceArg a, DeviceArg b, int64_t* of
   if (in) {
     int64_t need = 0;
     if (arg_valid(a, i) && arg_valid(b, i)) {
-      const int64_t la = decoded_length(arg_string(a, i)), lb = decoded_length(arg_string(b, i));
-      if (static_cast<uint64_t>(la) * static_cast<uint64_t>(lb) > kMaxLevenshteinCells) {
+      const int64_t la = presto_ops::decoded_length(text_of(a, i)), lb = presto_ops::decoded_length(text_of(b, i));
+      if (presto_ops::levenshtein_too_long(la, lb)) {
         failed = row_active(err, i);
       } else {
         need = (la < lb ? la : lb) + 1;
@@ -115,32 +56,6 @@ __global__ void levenshtein_scratch_kernel(DeviceArg a, DeviceArg b, int64_t* of
     if (i == 0) offsets[0] = 0;
   }
   report_error(err, failed);
-}
-
-/// Edits from `outer` to `inner` in code points, one row of the dynamic programme (inner's length + 1 cells) in
-/// `row`. The distance is symmetric, so the caller makes `inner` the shorter string.
-__device__ inline int64_t levenshtein_row(const DeviceString& outer, const DeviceString& inner, int64_t inner_length,
-                                          int32_t* row) {
-  const auto no = static_cast<size_t>(outer.size), ni = static_cast<size_t>(inner.size);
-  for (int64_t j = 0; j <= inner_length; ++j) row[j] = static_cast<int32_t>(j);
-  int32_t line = 0;
-  for (size_t p = 0; p < no;) {
-    const uint32_t c = utf8::decode(outer.data, no, p);
-    ++line;
-    int32_t diagonal = row[0];
-    row[0] = line;
-    int64_t j = 1;
-    for (size_t q = 0; q < ni; ++j) {
-      const uint32_t d = utf8::decode(inner.data, ni, q);
-      const int32_t above = row[j];
-      int32_t best = above + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      if (diagonal + (c == d ? 0 : 1) < best) best = diagonal + (c == d ? 0 : 1);
-      row[j] = best;
-      diagonal = above;
-    }
-  }
-  return row[inner_length];
 }
 
 __global__ void levenshtein_kernel(DeviceArg a, DeviceArg b, const int64_t* offsets, int32_t* scratch, DeviceOut out,
@@ -153,9 +68,10 @@ __global__ void levenshtein_kernel(DeviceArg a, DeviceArg b, const int64_t* offs
     int64_t r = 0;
     // A failing row has no scratch (its value is never used: the evaluation raises).
     if (valid && offsets[i + 1] > offsets[i]) {
-      const DeviceString x = arg_string(a, i), y = arg_string(b, i);
-      const int64_t lx = decoded_length(x), ly = decoded_length(y);
-      r = lx < ly ? levenshtein_row(y, x, lx, scratch + offsets[i]) : levenshtein_row(x, y, ly, scratch + offsets[i]);
+      const presto_ops::Text x = text_of(a, i), y = text_of(b, i);
+      const int64_t lx = presto_ops::decoded_length(x), ly = presto_ops::decoded_length(y);
+      int32_t* row = scratch + offsets[i];
+      r = lx < ly ? presto_ops::levenshtein_row(y, x, lx, row) : presto_ops::levenshtein_row(x, y, ly, row);
     }
     static_cast<int64_t*>(out.values)[i] = r;
   }
@@ -172,23 +88,20 @@ void launch_string_measure(StringMeasureOp op, const DeviceArgs& args, DeviceOut
   switch (op) {
     case StringMeasureOp::kCodepoint:
       return launch_measure<int32_t>(args, out, rows, err, stream, [=] __device__(size_t i, int32_t& r) {
-        return codepoint_row(arg_string(x, i), r);
+        return presto_ops::codepoint_row(text_of(x, i), r);
       });
     case StringMeasureOp::kEndsWith:
       return launch_measure<uint8_t>(args, out, rows, err, stream, [=] __device__(size_t i, uint8_t& r) {
-        const DeviceString s = arg_string(x, i), suffix = arg_string(y, i);
-        bool match = suffix.size <= s.size;
-        for (int64_t k = 0; match && k < suffix.size; ++k) match = s.data[s.size - suffix.size + k] == suffix.data[k];
-        r = match ? 1 : 0;
+        r = presto_ops::ends_with_row(text_of(x, i), text_of(y, i)) ? 1 : 0;
         return false;
       });
     case StringMeasureOp::kStrrpos:
       return launch_measure<int64_t>(args, out, rows, err, stream, [=] __device__(size_t i, int64_t& r) {
-        return strrpos_row(arg_string(x, i), arg_string(y, i), has_instance ? arg_value<int64_t>(z, i) : 1, r);
+        return presto_ops::strrpos_row(text_of(x, i), text_of(y, i), has_instance ? arg_value<int64_t>(z, i) : 1, r);
       });
     case StringMeasureOp::kHammingDistance:
       return launch_measure<int64_t>(args, out, rows, err, stream, [=] __device__(size_t i, int64_t& r) {
-        return hamming_row(arg_string(x, i), arg_string(y, i), r);
+        return presto_ops::hamming_row(text_of(x, i), text_of(y, i), r);
       });
     case StringMeasureOp::kBitLength:
       return launch_measure<int64_t>(args, out, rows, err, stream, [=] __device__(size_t i, int64_t& r) {
