@@ -22,7 +22,7 @@ Inputs:
      the code. Some are accepted only for some argument shapes (GPU_LIMITS below, printed with the table).
   2. Functions the binder rewrites into other expressions (`rewrite(...)` entries; src/planner/binder/bind_presto.cpp):
      REWRITES below says what each becomes and whether the GPU evaluator takes that (a DOUBLE/DATE/VARCHAR constant,
-     a CASE, extract of year/quarter/month/day: yes; ln, kTry, a TIMESTAMP WITH TIME ZONE constant: no). A rewrite
+     a CASE, extract of a DATE or TIMESTAMP field: yes; kTry, a TIMESTAMP WITH TIME ZONE constant: no). A rewrite
      missing from the table counts as CPU only and is printed as unknown.
   3. Aggregates: the GPU aggregation (check_aggregate_gpu_supported in
      src/exec/ops/hash_aggregate/hash_aggregate_gpu.cpp) refuses the "ordered" aggregates (is_ordered_aggregate:
@@ -62,7 +62,7 @@ REWRITES: dict[str, tuple[bool, str]] = {
     "infinity": (True, "a DOUBLE constant"),
     "degrees": (True, "CAST(x AS DOUBLE) * constant"),
     "radians": (True, "CAST(x AS DOUBLE) * constant"),
-    "log": (False, "ln(x) / ln(b); ln is CPU only"),
+    "log": (True, "ln(CAST(x AS DOUBLE)) / ln(CAST(b AS DOUBLE))"),
     "current_date": (True, "a DATE constant"),
     "localtimestamp": (True, "a TIMESTAMP constant"),
     "current_timestamp": (False, "a TIMESTAMP WITH TIME ZONE constant (not a GPU column type)"),
@@ -77,16 +77,16 @@ REWRITES: dict[str, tuple[bool, str]] = {
     "month": (True, "extract('month', x)"),
     "day": (True, "extract('day', x)"),
     "day_of_month": (True, "extract('day', x)"),
-    "day_of_week": (False, "extract('isodow', x): field not on the GPU"),
-    "dow": (False, "extract('isodow', x): field not on the GPU"),
-    "day_of_year": (False, "extract('doy', x): field not on the GPU"),
-    "doy": (False, "extract('doy', x): field not on the GPU"),
-    "week": (False, "extract('week', x): field not on the GPU"),
-    "week_of_year": (False, "extract('week', x): field not on the GPU"),
-    "hour": (False, "extract('hour', x): field not on the GPU"),
-    "minute": (False, "extract('minute', x): field not on the GPU"),
-    "second": (False, "extract('second', x): field not on the GPU"),
-    "millisecond": (False, "extract('millisecond', x): field not on the GPU"),
+    "day_of_week": (True, "extract('isodow', x) of a DATE or TIMESTAMP"),
+    "dow": (True, "extract('isodow', x) of a DATE or TIMESTAMP"),
+    "day_of_year": (True, "extract('doy', x) of a DATE or TIMESTAMP"),
+    "doy": (True, "extract('doy', x) of a DATE or TIMESTAMP"),
+    "week": (True, "extract('week', x) of a DATE or TIMESTAMP"),
+    "week_of_year": (True, "extract('week', x) of a DATE or TIMESTAMP"),
+    "hour": (True, "extract('hour', x) of a DATE or TIMESTAMP"),
+    "minute": (True, "extract('minute', x) of a DATE or TIMESTAMP"),
+    "second": (True, "extract('second', x) of a DATE or TIMESTAMP"),
+    "millisecond": (True, "extract('millisecond', x) of a DATE or TIMESTAMP"),
     "grouping": (False, "GROUPING(): not counted"),
     "date": (False, "CAST(x AS DATE): not counted"),
     "current_time": (True, "a VARCHAR constant"),
@@ -105,7 +105,16 @@ AGGREGATES_ON_GPU = {
 
 # What evaluate_gpu_support.cpp accepts of a function counted on the GPU, where that is not every argument shape.
 GPU_LIMITS = {
-    "extract": "fields year, quarter, month and day only",
+    "extract": "DATE and TIMESTAMP (not TIMESTAMP WITH TIME ZONE, not INTERVAL)",
+    "date_trunc": "DATE and TIMESTAMP (not TIMESTAMP WITH TIME ZONE)",
+    "date_add": "DATE and TIMESTAMP (not TIMESTAMP WITH TIME ZONE)",
+    "date_diff": "DATE and TIMESTAMP (not TIMESTAMP WITH TIME ZONE)",
+    "last_day_of_month": "DATE and TIMESTAMP (not TIMESTAMP WITH TIME ZONE)",
+    "year_of_week": "DATE and TIMESTAMP", "yow": "DATE and TIMESTAMP",
+    "to_unixtime": "TIMESTAMP (not TIMESTAMP WITH TIME ZONE)",
+    "from_unixtime": "the one-argument form (TIMESTAMP) only",
+    "reverse": "VARCHAR only (not VARBINARY)", "lpad": "VARCHAR only (not VARBINARY)",
+    "rpad": "VARCHAR only (not VARBINARY)",
     "substr": "constant bounds only",
     "substring": "constant bounds only",
     "replace": "the three-argument form only",

@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <limits>
 
 #include <random>
 
@@ -21,6 +24,13 @@ namespace {
 using plan::ExprKind;
 using plan::ExprPtr;
 using plan::ScalarFunction;
+
+/// A generated column whose rows repeat `values` (each column with its own period, so rows combine them).
+struct CycledColumn {
+  std::string name;
+  LogicalType type;
+  std::vector<Value> values;
+};
 
 class GpuExprTest : public GpuTest {
  protected:
@@ -113,6 +123,44 @@ class GpuExprTest : public GpuTest {
     };
     const int64_t x = ordered(a), y = ordered(b);
     return x > y ? static_cast<uint64_t>(x) - static_cast<uint64_t>(y) : static_cast<uint64_t>(y) - static_cast<uint64_t>(x);
+  }
+
+  /// make_all_types_batch (random values, NULLs, the "dict" column) with the cycled columns added, and (`dict_of`
+  /// not empty) "<name>_dict": a dictionary VARCHAR column over the values of the cycled column `dict_of`.
+  static Batch with_cycled(size_t rows, const std::vector<CycledColumn>& extra, const std::string& dict_of = "") {
+    Batch base = make_all_types_batch(rows, 1000 + rows);
+    std::vector<Field> fields = base.schema()->fields();
+    std::vector<ColumnPtr> columns = base.columns();
+    for (const CycledColumn& c : extra) {
+      std::vector<Value> values;
+      values.reserve(rows);
+      for (size_t r = 0; r < rows; ++r) values.push_back(c.values[r % c.values.size()]);
+      fields.push_back({c.name, c.type});
+      columns.push_back(Column::from_values(c.type, values));
+      if (c.name != dict_of) continue;
+      // The dictionary holds the distinct non-NULL strings; rows pick them in a period of their own.
+      std::vector<std::string> strings;
+      for (const Value& v : c.values) {
+        if (!v.is_null()) strings.push_back(v.as_string());
+      }
+      std::vector<int> choices;
+      for (size_t r = 0; r < rows; ++r) choices.push_back(r % 11 == 3 ? -1 : static_cast<int>((r * 7) % strings.size()));
+      fields.push_back({c.name + "_dict", TypeId::kVarchar});
+      columns.push_back(rotated_dictionary_column(strings, choices, rows % strings.size()));
+    }
+    return Batch(std::make_shared<Schema>(std::move(fields)), std::move(columns), rows, gpu::MemoryKind::kHost);
+  }
+
+  /// Like run_all over batches from `make`; every expression must also be accepted by GPU placement.
+  void run_batches(const std::function<Batch(size_t)>& make, const std::vector<size_t>& sizes) {
+    for (size_t rows : sizes) {
+      Batch host = make(rows);
+      Batch device = copy_batch(host, device_mr(), stream());
+      for (const ExprPtr& e : exprs_for_(host)) {
+        EXPECT_TRUE(exec::can_evaluate_gpu(*e)) << e->to_string() << ": refused by GPU placement";
+        expect_same(*e, host, device);
+      }
+    }
   }
 
   std::function<std::vector<ExprPtr>(const Batch&)> exprs_for_;
@@ -606,8 +654,348 @@ TEST_F(GpuExprTest, CaseOfStrings) {
 TEST_F(GpuExprTest, UnsupportedIsNotImplemented) {
   Batch host = make_all_types_batch(10, 1);
   Batch device = copy_batch(host, device_mr(), stream());
-  auto e = fn(ScalarFunction::kReverse, TypeId::kVarchar, {col(host, "VARCHAR")});
+  // Regular expressions have no GPU implementation.
+  auto e = fn(ScalarFunction::kRegexpLike, TypeId::kBoolean, {col(host, "VARCHAR"), lit(Value::varchar("a+"))});
+  EXPECT_FALSE(exec::can_evaluate_gpu(*e));
   EXPECT_THROW(exec::evaluate_gpu(*e, device, stream(), device_mr()), NotImplemented);
+}
+
+// Calendar values for Presto's date functions: leap days, month ends, year 0 and 9999, the Gregorian reform, and
+// (d_far, t_far) values millions of years away, where month arithmetic leaves the supported range and raises.
+std::vector<CycledColumn> date_columns() {
+  const LogicalType D = TypeId::kDate, TS = TypeId::kTimestamp, B = TypeId::kBigInt, DBL = TypeId::kDouble;
+  auto dates = [](std::initializer_list<int64_t> days) {
+    std::vector<Value> v;
+    for (int64_t d : days) v.push_back(d == INT64_MIN ? Value::null(TypeId::kDate) : Value::date(static_cast<int32_t>(d)));
+    return v;
+  };
+  auto stamps = [](std::initializer_list<int64_t> micros) {
+    std::vector<Value> v;
+    for (int64_t m : micros) v.push_back(m == INT64_MIN ? Value::null(TypeId::kTimestamp) : Value::timestamp(m));
+    return v;
+  };
+  auto bigints = [](std::initializer_list<int64_t> values) {
+    std::vector<Value> v;
+    for (int64_t x : values) v.push_back(x == INT64_MIN + 1 ? Value::null(TypeId::kBigInt) : Value::bigint(x));
+    return v;
+  };
+  auto doubles = [](std::initializer_list<double> values) {
+    std::vector<Value> v;
+    for (double x : values) v.push_back(Value::double_value(x));
+    v.push_back(Value::null(TypeId::kDouble));
+    return v;
+  };
+  constexpr int64_t kNull = INT64_MIN;
+  const int64_t day = 86'400'000'000;
+  return {
+      {"d", D, dates({19782, 11016, 10956, 2932896, -141427, 19753, 18630, 18627, -719162, -719468, -719469, 0, -1,
+                      kNull, 19783, 18993})},
+      {"d_far", D, dates({-2'000'000'000, 2'000'000'000, -100'000'000, 100'000'000, kNull, 7})},
+      {"t", TS, stamps({0, -1, 1, day - 1, 11016 * day, 19782 * day + day - 1, -62135596800000000, 253402300799999999,
+                        kNull, 1715954589500000, -86399999999, 951868800123456, 1709164800000001})},
+      {"t_far", TS, stamps({-8'900'000'000'000'000'000, 8'900'000'000'000'000'000, kNull, -8'900'000'000'000'000'001})},
+      {"n", B, bigints({0, 1, -1, 12, -13, 100, 1000, INT64_MIN + 1, 59, -400, 4, 48})},
+      {"n_bad", B, bigints({INT64_MAX, INT64_MIN, 60'000'000, -60'000'001, 3'000'000'000, 5, -7, INT64_MIN + 1,
+                            106'751'991'167'300})},
+      {"x", DBL, doubles({0.0, -0.0, 1.5, -1.5, 1715954589.5, 4.9999999e-7, 5e-7, -5e-7, 1e-7, 0.1234565,
+                          9.1e12, -9.1e12, 2.5e-6, -2.5e-6})},
+      {"x_bad", DBL, doubles({1.0, 9.2e12, -9.3e12, 1e300, std::nan(""), INFINITY, -INFINITY})},
+  };
+}
+
+// Presto's date fields (extract of every field, as day_of_week(x), hour(x), ... bind to), year_of_week,
+// last_day_of_month and date_trunc of every unit, on DATE and TIMESTAMP columns and constants.
+TEST_F(GpuExprTest, PrestoDateFields) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType B = TypeId::kBigInt, D = TypeId::kDate, TS = TypeId::kTimestamp;
+    const std::vector<std::string> dates = {"DATE_nulls", "d", "d_far"}, stamps = {"TIMESTAMP_nulls", "t", "t_far"};
+    std::vector<ExprPtr> v;
+    for (const char* field : {"year", "quarter", "month", "week", "day", "dow", "isodow", "doy", "hour", "minute",
+                              "second", "millisecond", "microsecond", "epoch", "decade", "century", "millennium"}) {
+      for (const std::vector<std::string>* names : {&dates, &stamps}) {
+        for (const std::string& c : *names) v.push_back(fn(ScalarFunction::kExtract, B, {lit(Value::varchar(field)), col(b, c)}));
+      }
+    }
+    for (const std::vector<std::string>* names : {&dates, &stamps}) {
+      for (const std::string& c : *names) {
+        v.push_back(fn(ScalarFunction::kYearOfWeek, B, {col(b, c)}));
+        v.push_back(fn(ScalarFunction::kLastDayOfMonth, D, {col(b, c)}));
+      }
+    }
+    for (const char* unit : {"millennium", "century", "decade", "year", "quarter", "month", "week", "day", "hour",
+                             "minute", "second", "millisecond", "microsecond"}) {
+      for (const std::string& c : dates) v.push_back(fn(ScalarFunction::kDateTrunc, D, {lit(Value::varchar(unit)), col(b, c)}));
+      for (const std::string& c : stamps) v.push_back(fn(ScalarFunction::kDateTrunc, TS, {lit(Value::varchar(unit)), col(b, c)}));
+    }
+    // Constants (one-row evaluations) and NULLs.
+    v.push_back(fn(ScalarFunction::kExtract, B, {lit(Value::varchar("week")), lit(Value::date(-2'000'000'000))}));
+    v.push_back(fn(ScalarFunction::kExtract, B, {lit(Value::varchar("dow")), lit(Value::null(D))}));
+    v.push_back(fn(ScalarFunction::kYearOfWeek, B, {lit(Value::date(2932896))}));
+    v.push_back(fn(ScalarFunction::kLastDayOfMonth, D, {lit(Value::timestamp(-1))}));
+    v.push_back(fn(ScalarFunction::kLastDayOfMonth, D, {lit(Value::null(TS))}));
+    v.push_back(fn(ScalarFunction::kDateTrunc, TS, {lit(Value::varchar("week")), lit(Value::timestamp(-1))}));
+    v.push_back(fn(ScalarFunction::kDateTrunc, D, {lit(Value::varchar("quarter")), lit(Value::null(D))}));
+    return v;
+  };
+  run_batches([](size_t rows) { return with_cycled(rows, date_columns()); }, kSizes);
+  EXPECT_GT(compared_, 0u);
+  EXPECT_EQ(errors_, 0u);
+}
+
+// date_add (months clamp to the month's end; results out of range raise), date_diff (Joda's whole units),
+// to_unixtime and from_unixtime (rounded half up to microseconds; not finite or out of range raises).
+TEST_F(GpuExprTest, PrestoDateArithmetic) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType B = TypeId::kBigInt, D = TypeId::kDate, TS = TypeId::kTimestamp, DBL = TypeId::kDouble,
+                      BOOL = TypeId::kBoolean;
+    std::vector<ExprPtr> v;
+    auto unit = [](const char* u) { return lit(Value::varchar(u)); };
+    const std::vector<const char*> date_units = {"day", "week", "month", "quarter", "year"};
+    const std::vector<const char*> clock_units = {"hour", "minute", "second", "millisecond"};
+    for (const char* u : date_units) {
+      v.push_back(fn(ScalarFunction::kDateAdd, D, {unit(u), col(b, "n"), col(b, "d")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, D, {unit(u), col(b, "n"), col(b, "DATE_nulls")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, D, {unit(u), col(b, "n_bad"), col(b, "d")}));     // overflows
+      v.push_back(fn(ScalarFunction::kDateAdd, D, {unit(u), col(b, "n"), col(b, "d_far")}));     // months raise
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n"), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n"), col(b, "TIMESTAMP_nulls")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n_bad"), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n"), col(b, "t_far")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "d"), col(b, "DATE_nulls")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "d_far"), col(b, "d")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "DATE"), lit(Value::date(19782))}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "t"), col(b, "TIMESTAMP_nulls")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "t_far"), col(b, "t")}));
+    }
+    for (const char* u : clock_units) {
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n"), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n_bad"), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit(u), col(b, "n"), col(b, "t_far")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "t"), col(b, "TIMESTAMP_nulls")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), col(b, "t_far"), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kDateDiff, B, {unit(u), lit(Value::timestamp(0)), col(b, "t")}));
+    }
+    // A CASE takes date_add only where the amount is small: the other rows raise nothing.
+    auto small = node(ExprKind::kAnd, BOOL,
+                      {fn(ScalarFunction::kGreaterEqual, BOOL, {col(b, "n_bad"), lit(Value::bigint(-1000))}),
+                       fn(ScalarFunction::kLessEqual, BOOL, {col(b, "n_bad"), lit(Value::bigint(1000))})});
+    v.push_back(node(ExprKind::kCase, D, {small, fn(ScalarFunction::kDateAdd, D, {unit("month"), col(b, "n_bad"), col(b, "d")}),
+                                          lit(Value::null(D))}));
+    v.push_back(node(ExprKind::kCase, TS, {small, fn(ScalarFunction::kDateAdd, TS, {unit("year"), col(b, "n_bad"), col(b, "t")}),
+                                           col(b, "t")}));
+    for (const char* c : {"t", "t_far", "TIMESTAMP_nulls"}) v.push_back(fn(ScalarFunction::kToUnixtime, DBL, {col(b, c)}));
+    v.push_back(fn(ScalarFunction::kFromUnixtime, TS, {col(b, "x")}));
+    v.push_back(fn(ScalarFunction::kFromUnixtime, TS, {col(b, "x_bad")}));  // raises
+    v.push_back(fn(ScalarFunction::kFromUnixtime, TS, {fn(ScalarFunction::kDivide, DBL, {col(b, "DOUBLE_nulls"), lit(Value::double_value(1e10))})}));
+    v.push_back(fn(ScalarFunction::kToUnixtime, DBL, {fn(ScalarFunction::kFromUnixtime, TS, {col(b, "x")})}));
+    // Constants, and NULL operands.
+    v.push_back(fn(ScalarFunction::kDateAdd, D, {unit("month"), lit(Value::bigint(1)), lit(Value::date(19753))}));
+    v.push_back(fn(ScalarFunction::kDateAdd, D, {unit("day"), lit(Value::null(B)), col(b, "d")}));
+    v.push_back(fn(ScalarFunction::kDateAdd, TS, {unit("millisecond"), col(b, "n"), lit(Value::null(TS))}));
+    v.push_back(fn(ScalarFunction::kDateDiff, B, {unit("month"), lit(Value::date(19753)), lit(Value::date(19782))}));
+    v.push_back(fn(ScalarFunction::kDateDiff, B, {unit("year"), lit(Value::null(D)), col(b, "d")}));
+    v.push_back(fn(ScalarFunction::kFromUnixtime, TS, {lit(Value::double_value(std::nan("")))}));  // raises
+    v.push_back(fn(ScalarFunction::kFromUnixtime, TS, {lit(Value::null(DBL))}));
+    return v;
+  };
+  run_batches([](size_t rows) { return with_cycled(rows, date_columns()); }, kSizes);
+  EXPECT_GT(compared_, 0u);
+  EXPECT_GT(errors_, 0u);
+}
+
+// Strings for Presto's string functions: empty, multi-byte (two to four bytes), invalid UTF-8 (a lone continuation
+// byte, a lead byte cut short or followed by ASCII, an overlong form), delimiters, repeats, a long string.
+std::vector<CycledColumn> string_columns() {
+  const LogicalType S = TypeId::kVarchar, B = TypeId::kBigInt;
+  auto strings = [](std::initializer_list<const char*> texts) {
+    std::vector<Value> v;
+    for (const char* t : texts) v.push_back(t == nullptr ? Value::null(TypeId::kVarchar) : Value::varchar(t));
+    return v;
+  };
+  auto bigints = [](std::initializer_list<int64_t> values) {
+    std::vector<Value> v;
+    for (int64_t x : values) v.push_back(x == INT64_MIN ? Value::null(TypeId::kBigInt) : Value::bigint(x));
+    return v;
+  };
+  std::string repeated;
+  for (int k = 0; k < 150; ++k) repeated += k % 10 == 0 ? "Ã©" : "ab";
+  std::string too_long;  // 1001 characters: against itself past levenshtein_distance's limit
+  for (int k = 0; k < 1001; ++k) too_long += k % 2 ? "b" : "a";
+  std::vector<Value> s = strings({"", "a", "abc", "hÃ©llo", "æ¥æ¬èª", "a,b,,c",
+                                  ",", "xy", "Ã", "Ã" "a", "ð!", "aaaa", "abcabcabc", nullptr,
+                                  "mixed Ã©,æ¥,x", "Á", "A", "æ", ",,a,,"});
+  s.push_back(Value::varchar(repeated));
+  constexpr int64_t kNull = INT64_MIN;
+  return {
+      {"s", S, s},
+      {"t", S, strings({"", "a", "Ã©", "bc", ",", "abc", nullptr, "æ¥", "", "xyz", "hÃ©llo",
+                        "Á", "aa", "c"})},
+      {"pad", S, strings({"x", "ab", "Ã©", "æ¥æ¬", "", "Ã", "-=", nullptr})},
+      {"pad_bad", S, strings({"x", "", "ab"})},
+      {"size", B, bigints({0, 1, 2, 3, 7, 12, kNull, 5, 30})},
+      {"size_bad", B, bigints({3, -1, 2147483648, 0, kNull, 10})},
+      {"index", B, bigints({1, 2, 3, 4, kNull, 9, INT64_MAX})},
+      {"index_bad", B, bigints({1, 0, -3, 2, kNull})},
+      {"cp", B, bigints({0, 65, 233, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF, kNull})},
+      {"cp_bad", B, bigints({65, 0xD800, 0xDFFF, 0x110000, -1, kNull, 233, INT64_MAX})},
+      {"c1", S, strings({"a", "Ã©", "æ¥", "ð", "Ã", "", "Á", nullptr})},
+      {"c1_bad", S, strings({"a", "", "ab", "æ", nullptr})},
+      {"h1", S, strings({"", "abc", "hÃ©llo", "æ¥æ¬èª", "kitten", nullptr,
+                         "ðx"})},
+      {"h2", S, strings({"", "abd", "hallo", "æ¥æ¬äºº", "sittin", "x",
+                         "xð"})},
+      {"long", S, {Value::varchar(too_long), Value::varchar("abababababababababab"), Value::null(S),
+                   Value::varchar("x"), Value::varchar(""), Value::varchar("ba"),
+                   Value::varchar("kitten"), Value::varchar("sitting"), Value::varchar("Ã©tÃ©"),
+                   Value::varchar("a"), Value::varchar("bb"), Value::varchar("abc"), Value::varchar("cab"),
+                   Value::varchar("q"), Value::varchar("zz"), Value::varchar("y")}},
+  };
+}
+
+// Presto's string functions with a VARCHAR result: reverse, lpad, rpad, chr, split_part, replace_first, trail and
+// longest_common_prefix over plain, dictionary and constant strings, with their errors (inside and outside CASE).
+TEST_F(GpuExprTest, PrestoStringBuilders) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType S = TypeId::kVarchar, B = TypeId::kBigInt, BOOL = TypeId::kBoolean;
+    auto str = [](const char* t) { return lit(Value::varchar(t)); };
+    auto big = [](int64_t x) { return lit(Value::bigint(x)); };
+    std::vector<ExprPtr> v;
+    for (const char* c : {"s", "s_dict", "VARCHAR_nulls"}) {
+      v.push_back(fn(ScalarFunction::kReverse, S, {col(b, c)}));
+      v.push_back(fn(ScalarFunction::kLpad, S, {col(b, c), col(b, "size"), col(b, "pad")}));
+      v.push_back(fn(ScalarFunction::kRpad, S, {col(b, c), col(b, "size"), col(b, "pad")}));
+      v.push_back(fn(ScalarFunction::kLpad, S, {col(b, c), big(5), str("Ã©")}));
+      v.push_back(fn(ScalarFunction::kRpad, S, {col(b, c), col(b, "size"), str("ab")}));
+      v.push_back(fn(ScalarFunction::kLpad, S, {col(b, c), col(b, "size_bad"), col(b, "pad")}));  // raises
+      v.push_back(fn(ScalarFunction::kRpad, S, {col(b, c), col(b, "size"), col(b, "pad_bad")}));   // raises
+      v.push_back(fn(ScalarFunction::kSplitPart, S, {col(b, c), str(","), col(b, "index")}));
+      v.push_back(fn(ScalarFunction::kSplitPart, S, {col(b, c), col(b, "t"), col(b, "index")}));
+      v.push_back(fn(ScalarFunction::kSplitPart, S, {col(b, c), str(""), col(b, "index")}));
+      v.push_back(fn(ScalarFunction::kSplitPart, S, {col(b, c), str(",,"), big(2)}));
+      v.push_back(fn(ScalarFunction::kSplitPart, S, {col(b, c), str(","), col(b, "index_bad")}));  // raises
+      v.push_back(fn(ScalarFunction::kReplaceFirst, S, {col(b, c), col(b, "t"), str("<>")}));
+      v.push_back(fn(ScalarFunction::kReplaceFirst, S, {col(b, c), str("a"), str("Ã©")}));
+      v.push_back(fn(ScalarFunction::kReplaceFirst, S, {col(b, c), str(""), str("^")}));
+      v.push_back(fn(ScalarFunction::kReplaceFirst, S, {col(b, c), col(b, "t"), col(b, "pad")}));
+      v.push_back(fn(ScalarFunction::kTrail, S, {col(b, c), col(b, "size")}));
+      v.push_back(fn(ScalarFunction::kTrail, S, {col(b, c), col(b, "index_bad")}));
+      v.push_back(fn(ScalarFunction::kLongestCommonPrefix, S, {col(b, c), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kLongestCommonPrefix, S, {col(b, c), str("hÃ©")}));
+      v.push_back(fn(ScalarFunction::kLength, B, {fn(ScalarFunction::kReverse, S, {col(b, c)})}));
+    }
+    v.push_back(fn(ScalarFunction::kReverse, S, {fn(ScalarFunction::kLpad, S, {col(b, "s"), col(b, "size"), col(b, "pad")})}));
+    v.push_back(fn(ScalarFunction::kUpper, S, {fn(ScalarFunction::kReverse, S, {col(b, "s_dict")})}));
+    v.push_back(fn(ScalarFunction::kChr, S, {col(b, "cp")}));
+    v.push_back(fn(ScalarFunction::kChr, S, {col(b, "cp_bad")}));  // raises
+    // Errors count only on the rows a CASE takes.
+    auto between = [&](const char* c, int64_t lo, int64_t hi) {
+      return node(ExprKind::kAnd, BOOL, {fn(ScalarFunction::kGreaterEqual, BOOL, {col(b, c), big(lo)}),
+                                         fn(ScalarFunction::kLessEqual, BOOL, {col(b, c), big(hi)})});
+    };
+    v.push_back(node(ExprKind::kCase, S, {between("cp_bad", 0, 0xD7FF), fn(ScalarFunction::kChr, S, {col(b, "cp_bad")}),
+                                          str("?")}));
+    v.push_back(node(ExprKind::kCase, S, {between("size_bad", 0, 50),
+                                          fn(ScalarFunction::kLpad, S, {col(b, "s"), col(b, "size_bad"), col(b, "pad")}),
+                                          col(b, "s")}));
+    v.push_back(node(ExprKind::kCase, S, {between("index_bad", 1, 10),
+                                          fn(ScalarFunction::kSplitPart, S, {col(b, "s"), str(","), col(b, "index_bad")}),
+                                          lit(Value::null(S))}));
+    // Constants and NULL operands.
+    v.push_back(fn(ScalarFunction::kReverse, S, {str("hÃ©llo")}));
+    v.push_back(fn(ScalarFunction::kLpad, S, {str("abc"), big(5), str("xy")}));
+    v.push_back(fn(ScalarFunction::kRpad, S, {str("abc"), big(-1), str("xy")}));  // raises
+    v.push_back(fn(ScalarFunction::kLpad, S, {str("a"), lit(Value::null(B)), str("x")}));
+    v.push_back(fn(ScalarFunction::kChr, S, {big(233)}));
+    v.push_back(fn(ScalarFunction::kSplitPart, S, {str("a,b,c"), str(","), big(4)}));  // NULL
+    v.push_back(fn(ScalarFunction::kReverse, S, {lit(Value::null(S))}));
+    v.push_back(fn(ScalarFunction::kReplaceFirst, S, {col(b, "s"), lit(Value::null(S)), str("x")}));
+    return v;
+  };
+  run_batches([](size_t rows) { return with_cycled(rows, string_columns(), "s"); }, kSizes);
+  EXPECT_GT(compared_, 0u);
+  EXPECT_GT(errors_, 0u);
+}
+
+// Presto's string functions with a fixed-width result: codepoint, ends_with, strrpos, hamming_distance,
+// levenshtein_distance (with its limit on the product of the lengths) and bit_length.
+TEST_F(GpuExprTest, PrestoStringMeasures) {
+  exprs_for_ = [&](const Batch& b) {
+    const LogicalType S = TypeId::kVarchar, B = TypeId::kBigInt, I = TypeId::kInteger, BOOL = TypeId::kBoolean;
+    auto str = [](const char* t) { return lit(Value::varchar(t)); };
+    auto big = [](int64_t x) { return lit(Value::bigint(x)); };
+    std::vector<ExprPtr> v;
+    for (const char* c : {"s", "s_dict", "VARCHAR_nulls"}) {
+      v.push_back(fn(ScalarFunction::kBitLength, B, {col(b, c)}));
+      v.push_back(fn(ScalarFunction::kEndsWith, BOOL, {col(b, c), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kEndsWith, BOOL, {col(b, c), str("c")}));
+      v.push_back(fn(ScalarFunction::kEndsWith, BOOL, {col(b, c), str("")}));
+      v.push_back(fn(ScalarFunction::kEndsWith, BOOL, {str("hÃ©llo"), col(b, c)}));
+      v.push_back(fn(ScalarFunction::kStrrpos, B, {col(b, c), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kStrrpos, B, {col(b, c), str("a")}));
+      v.push_back(fn(ScalarFunction::kStrrpos, B, {col(b, c), str("ab"), col(b, "index")}));
+      v.push_back(fn(ScalarFunction::kStrrpos, B, {col(b, c), str(","), col(b, "index")}));
+      v.push_back(fn(ScalarFunction::kStrrpos, B, {col(b, c), str(""), col(b, "index")}));
+      v.push_back(fn(ScalarFunction::kStrrpos, B, {col(b, c), col(b, "t"), col(b, "index_bad")}));  // raises
+      v.push_back(fn(ScalarFunction::kHammingDistance, B, {col(b, c), col(b, "t")}));                // raises
+      v.push_back(fn(ScalarFunction::kHammingDistance, B, {col(b, c), col(b, c)}));
+      v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {col(b, c), col(b, "t")}));
+      v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {col(b, c), str("kitten")}));
+      v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {str(""), col(b, c)}));
+    }
+    v.push_back(fn(ScalarFunction::kCodepoint, I, {col(b, "c1")}));
+    v.push_back(fn(ScalarFunction::kCodepoint, I, {col(b, "c1_bad")}));  // raises
+    v.push_back(fn(ScalarFunction::kCodepoint, I, {fn(ScalarFunction::kChr, S, {col(b, "cp")})}));
+    v.push_back(fn(ScalarFunction::kHammingDistance, B, {col(b, "h1"), col(b, "h2")}));
+    v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {col(b, "h1"), col(b, "h2")}));
+    v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {col(b, "long"), col(b, "t")}));
+    v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {col(b, "t"), col(b, "long")}));
+    v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {col(b, "long"), col(b, "long")}));  // 1001 x 1001 raises
+    // Errors count only on the rows a CASE takes: the long string's row is left out.
+    auto shorter = fn(ScalarFunction::kLess, BOOL, {fn(ScalarFunction::kLength, B, {col(b, "long")}), big(1000)});
+    v.push_back(node(ExprKind::kCase, B, {shorter, fn(ScalarFunction::kLevenshteinDistance, B, {col(b, "long"), col(b, "long")}),
+                                          big(-1)}));
+    auto one_char = fn(ScalarFunction::kEqual, BOOL, {fn(ScalarFunction::kLength, B, {col(b, "c1_bad")}), big(1)});
+    v.push_back(node(ExprKind::kCase, I, {one_char, fn(ScalarFunction::kCodepoint, I, {col(b, "c1_bad")}),
+                                          lit(Value::integer(-1))}));  // "æ" is one character to length only
+    // Constants and NULL operands.
+    v.push_back(fn(ScalarFunction::kCodepoint, I, {str("Ã©")}));
+    v.push_back(fn(ScalarFunction::kLevenshteinDistance, B, {str("kitten"), str("sitting")}));
+    v.push_back(fn(ScalarFunction::kHammingDistance, B, {str("hÃ©llo"), str("hallo")}));
+    v.push_back(fn(ScalarFunction::kHammingDistance, B, {str("ab"), str("a")}));  // raises
+    v.push_back(fn(ScalarFunction::kStrrpos, B, {str("abcabc"), str("bc"), lit(Value::null(B))}));
+    v.push_back(fn(ScalarFunction::kBitLength, B, {lit(Value::null(S))}));
+    return v;
+  };
+  run_batches([](size_t rows) { return with_cycled(rows, string_columns(), "s"); }, kSizes);
+  EXPECT_GT(compared_, 0u);
+  EXPECT_GT(errors_, 0u);
+}
+
+// Placement: the new functions are taken for their bound argument types only; TIMESTAMP WITH TIME ZONE, VARBINARY,
+// units the CPU refuses and non-constant units stay on the CPU.
+TEST(GpuExprPlacement, PrestoFunctionsOnlyForTheirTypes) {
+  const LogicalType S = TypeId::kVarchar, B = TypeId::kBigInt, D = TypeId::kDate, TS = TypeId::kTimestamp;
+  auto ref = [](size_t i, LogicalType t) { return plan::make_column_ref(i, t, "c" + std::to_string(i)); };
+  auto str = [](const char* t) { return plan::make_constant(Value::varchar(t)); };
+  auto f = [](ScalarFunction fn, LogicalType t, std::vector<ExprPtr> args) {
+    return plan::make_function(fn, t, std::move(args));
+  };
+  EXPECT_TRUE(exec::can_evaluate_gpu(*f(ScalarFunction::kReverse, S, {ref(0, S)})));
+  EXPECT_TRUE(exec::can_evaluate_gpu(*f(ScalarFunction::kDateAdd, D, {str("month"), ref(0, B), ref(1, D)})));
+  EXPECT_TRUE(exec::can_evaluate_gpu(*f(ScalarFunction::kExtract, B, {str("hour"), ref(0, TS)})));
+  const LogicalType BIN = TypeId::kVarbinary, TZ = TypeId::kTimestampTz;
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kReverse, BIN, {ref(0, BIN)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kLpad, BIN, {ref(0, BIN), ref(1, B), ref(2, BIN)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kLpad, S, {ref(0, S), ref(1, TypeId::kInteger), ref(2, S)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kExtract, B, {str("hour"), ref(0, TZ)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kDateTrunc, TZ, {str("day"), ref(0, TZ)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kToUnixtime, TypeId::kDouble, {ref(0, TZ)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kDateTrunc, D, {str("dow"), ref(0, D)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kDateAdd, D, {str("hour"), ref(0, B), ref(1, D)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kDateDiff, B, {ref(2, S), ref(0, D), ref(1, D)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kDateDiff, B, {str("day"), ref(0, D), ref(1, TS)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kExtract, B, {str("fortnight"), ref(0, D)})));
+  EXPECT_FALSE(exec::can_evaluate_gpu(*f(ScalarFunction::kRegexpLike, TypeId::kBoolean, {ref(0, S), str("a")})));
 }
 
 }  // namespace

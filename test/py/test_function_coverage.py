@@ -108,8 +108,10 @@ def test_gpu_column_follows_the_source(figures: dict):
     """Spot checks of how the GPU column is decided (see the script's docstring): functions the GPU evaluator
     accepts, and functions documented as CPU only."""
     gpu = {n for a in figures["areas"].values() for n in a["gpu"]}
-    for name in ("abs", "length", "upper", "substr", "coalesce", "count", "avg", "rank", "ln", "power"):
+    for name in ("abs", "length", "upper", "substr", "coalesce", "count", "avg", "rank", "ln", "power", "date_trunc", "hour",
+                 "reverse", "levenshtein_distance"):
         assert name in gpu, name
-    for name in ("regexp_like", "json_extract", "md5", "reverse", "max_by", "geometric_mean", "date_trunc"):
+    for name in ("regexp_like", "json_extract", "md5", "max_by", "geometric_mean", "format_datetime",
+                 "jarowinkler_similarity"):
         assert name not in gpu, name
     assert figures["gpu_unknown"] == [], "a registry rewrite the script does not know: add it to REWRITES"

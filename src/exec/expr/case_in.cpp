@@ -67,6 +67,7 @@ bool function_can_raise(const plan::Expr& e) {
     case ScalarFunction::kSplit:
     // More scalar functions (issue 15).
     case ScalarFunction::kRemainder:
+    case ScalarFunction::kStrrpos:  // instance <= 0
     case ScalarFunction::kSplitToMap:
     case ScalarFunction::kSplitToMultimap:
     case ScalarFunction::kWordStem:

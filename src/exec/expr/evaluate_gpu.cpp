@@ -145,6 +145,13 @@ class GpuEvaluator {
   DeviceOperand math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand double_math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
+  /// Presto's date functions: year_of_week, last_day_of_month, date_trunc, date_add, date_diff, to_unixtime,
+  /// from_unixtime.
+  DeviceOperand presto_datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
+  /// Presto's string functions with a VARCHAR result (two passes) and with a fixed-width one.
+  DeviceOperand string_build(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand string_measure(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
+  DeviceOperand levenshtein(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
   DeviceOperand cast(const plan::Expr& e, const Scope& scope);
   DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
   /// AND / OR left to right: an operand that may raise runs in the scope of the rows it can still change (AND:
@@ -378,6 +385,27 @@ DeviceOperand GpuEvaluator::dispatch(const plan::Expr& e, const std::vector<Devi
     case ScalarFunction::kDateAddDays:
     case ScalarFunction::kDateSubtractDays:
     case ScalarFunction::kDateDiffDays: return datetime(e, args);
+    case ScalarFunction::kYearOfWeek:
+    case ScalarFunction::kLastDayOfMonth:
+    case ScalarFunction::kDateTrunc:
+    case ScalarFunction::kDateAdd:
+    case ScalarFunction::kDateDiff:
+    case ScalarFunction::kToUnixtime:
+    case ScalarFunction::kFromUnixtime: return presto_datetime(e, args, scope);
+    case ScalarFunction::kReverse:
+    case ScalarFunction::kLpad:
+    case ScalarFunction::kRpad:
+    case ScalarFunction::kChr:
+    case ScalarFunction::kSplitPart:
+    case ScalarFunction::kReplaceFirst:
+    case ScalarFunction::kTrail:
+    case ScalarFunction::kLongestCommonPrefix: return string_build(e, args, scope);
+    case ScalarFunction::kCodepoint:
+    case ScalarFunction::kEndsWith:
+    case ScalarFunction::kStrrpos:
+    case ScalarFunction::kHammingDistance:
+    case ScalarFunction::kBitLength: return string_measure(e, args, scope);
+    case ScalarFunction::kLevenshteinDistance: return levenshtein(e, args, scope);
     default:
       if (is_comparison(e.function)) return compare(e.function, args[0], args[1]);
       throw NotImplemented(std::string("GPU expression function ") + plan::scalar_function_name(e.function));
@@ -652,6 +680,142 @@ DeviceOperand GpuEvaluator::datetime(const plan::Expr& e, const std::vector<Devi
       launch_diff_days(arg_of(args[0]), arg_of(args[1]), out_of(out), rows, stream_);
       break;
   }
+  return DeviceOperand{out, constant_shape, false};
+}
+
+/// The unit of date_trunc, date_add or date_diff (their first operand; placement checked it).
+DatePart constant_unit(const plan::Expr& e) {
+  const plan::Expr& unit = *e.children[0];
+  std::optional<DatePart> part;
+  if (unit.kind == ExprKind::kConstant && !unit.constant.is_null()) part = parse_date_part(unit.constant.as_string());
+  if (!part) throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function) + " of this unit");
+  return *part;
+}
+
+DeviceOperand GpuEvaluator::presto_datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                            const Scope& scope) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), e.type);
+  }
+  const bool has_unit = e.function == ScalarFunction::kDateTrunc || e.function == ScalarFunction::kDateAdd ||
+                        e.function == ScalarFunction::kDateDiff;
+  const DatePart unit = has_unit ? constant_unit(e) : DatePart::kDay;
+  // The values after the unit decide the shape, as for extract.
+  const std::vector<DeviceOperand> values(args.begin() + (has_unit ? 1 : 0), args.end());
+  bool constant_shape = false;
+  const size_t rows = rows_of(values, &constant_shape);
+  const TypeId x_type = values.back().column->type().id();
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(values));
+  const DeviceArg x = arg_of(values[0]);
+  switch (e.function) {
+    case ScalarFunction::kYearOfWeek: launch_year_of_week(x_type, x, out_of(out), rows, stream_); break;
+    case ScalarFunction::kLastDayOfMonth: launch_last_day_of_month(x_type, x, out_of(out), rows, stream_); break;
+    case ScalarFunction::kDateTrunc: launch_date_trunc(unit, x_type, x, out_of(out), rows, stream_); break;
+    case ScalarFunction::kDateAdd:
+      launch_date_add(unit, x_type, x, arg_of(values[1]), out_of(out), rows, errors(scope, constant_shape), stream_);
+      break;
+    case ScalarFunction::kDateDiff:
+      launch_date_diff(unit, x_type, x, arg_of(values[1]), out_of(out), rows, stream_);
+      break;
+    case ScalarFunction::kToUnixtime: launch_to_unixtime(x, out_of(out), rows, stream_); break;
+    case ScalarFunction::kFromUnixtime:
+      launch_from_unixtime(x, out_of(out), rows, errors(scope, constant_shape), stream_);
+      break;
+    default: throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function));
+  }
+  return DeviceOperand{out, constant_shape, false};
+}
+
+/// The operands of a row-wise function, for its kernel.
+DeviceArgs device_args_of(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
+  if (args.size() > static_cast<size_t>(DeviceArgs::kMaxArgs)) {
+    throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function) + " of " +
+                         std::to_string(args.size()) + " operands");
+  }
+  DeviceArgs operands;
+  for (const DeviceOperand& a : args) operands.args[operands.count++] = arg_of(a);
+  return operands;
+}
+
+StringBuildOp string_build_op(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kReverse: return StringBuildOp::kReverse;
+    case ScalarFunction::kLpad: return StringBuildOp::kLpad;
+    case ScalarFunction::kRpad: return StringBuildOp::kRpad;
+    case ScalarFunction::kChr: return StringBuildOp::kChr;
+    case ScalarFunction::kSplitPart: return StringBuildOp::kSplitPart;
+    case ScalarFunction::kReplaceFirst: return StringBuildOp::kReplaceFirst;
+    case ScalarFunction::kTrail: return StringBuildOp::kTrail;
+    case ScalarFunction::kLongestCommonPrefix: return StringBuildOp::kLongestCommonPrefix;
+    default: throw NotImplemented(std::string("GPU string function ") + plan::scalar_function_name(f));
+  }
+}
+
+DeviceOperand GpuEvaluator::string_build(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                         const Scope& scope) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), TypeId::kVarchar);
+  }
+  const StringBuildOp op = string_build_op(e.function);
+  const DeviceArgs operands = device_args_of(e, args);
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  const ErrorScope err = errors(scope, constant_shape);
+  // Results may be longer than the inputs (lpad, chr): the total size is read back to size the bytes. Always
+  // nullable: split_part is NULL past the last field.
+  ColumnPtr out = two_pass_strings(
+      rows, true,
+      [&](int64_t* offsets, uint32_t* validity) {
+        launch_string_build_offsets(op, operands, offsets, validity, rows, err, stream_, mr_);
+      },
+      [&](const int64_t* offsets, char* chars) {
+        launch_string_build_copy(op, operands, offsets, chars, rows, stream_);
+      });
+  return DeviceOperand{out, constant_shape, false};
+}
+
+StringMeasureOp string_measure_op(ScalarFunction f) {
+  switch (f) {
+    case ScalarFunction::kCodepoint: return StringMeasureOp::kCodepoint;
+    case ScalarFunction::kEndsWith: return StringMeasureOp::kEndsWith;
+    case ScalarFunction::kStrrpos: return StringMeasureOp::kStrrpos;
+    case ScalarFunction::kHammingDistance: return StringMeasureOp::kHammingDistance;
+    case ScalarFunction::kBitLength: return StringMeasureOp::kBitLength;
+    default: throw NotImplemented(std::string("GPU string function ") + plan::scalar_function_name(f));
+  }
+}
+
+DeviceOperand GpuEvaluator::string_measure(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                           const Scope& scope) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), e.type);
+  }
+  const StringMeasureOp op = string_measure_op(e.function);
+  const DeviceArgs operands = device_args_of(e, args);
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
+  launch_string_measure(op, operands, out_of(out), rows, errors(scope, constant_shape), stream_);
+  return DeviceOperand{out, constant_shape, false};
+}
+
+DeviceOperand GpuEvaluator::levenshtein(const plan::Expr& e, const std::vector<DeviceOperand>& args,
+                                        const Scope& scope) {
+  for (const DeviceOperand& a : args) {
+    if (a.null_constant) return constant(Value(), e.type);
+  }
+  bool constant_shape = false;
+  const size_t rows = rows_of(args, &constant_shape);
+  const DeviceArg a = arg_of(args[0]), b = arg_of(args[1]);
+  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
+  launch_levenshtein_scratch(a, b, offsets->as<int64_t>(), rows, errors(scope, constant_shape), stream_, mr_);
+  // The host sizes the scratch of the dynamic programmes (one sync, as two_pass_strings does for bytes).
+  int64_t cells = 0;
+  gpu::copy_bytes(&cells, gpu::MemoryKind::kHost, offsets->as<int64_t>() + rows, gpu::MemoryKind::kDevice,
+                  sizeof(cells), stream_);
+  BufferPtr scratch = Buffer::allocate(std::max<size_t>(static_cast<size_t>(cells) * sizeof(int32_t), 8), mr_, stream_);
+  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
+  launch_levenshtein(a, b, offsets->as<int64_t>(), scratch->as<int32_t>(), out_of(out), rows, stream_);
   return DeviceOperand{out, constant_shape, false};
 }
 

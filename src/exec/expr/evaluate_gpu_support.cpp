@@ -1,6 +1,8 @@
 #include "exec/expr/evaluate_gpu_support.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <optional>
 
 #include "common/datetime_ops.hpp"
 #include "exec/expr/expr_kernels_gpu.hpp"
@@ -94,16 +96,87 @@ bool extract_supported(const Expr& e) {
   if (e.children.size() != 2 || !has_type(e, TypeId::kBigInt)) return false;
   const Expr& field = *e.children[0];
   if (!is_constant(field) || field.constant.is_null() || !has_type(field, TypeId::kVarchar)) return false;
-  const std::optional<DatePart> part = parse_date_part(field.constant.as_string());
-  if (!part) return false;
-  switch (*part) {
-    case DatePart::kYear:
-    case DatePart::kQuarter:
-    case DatePart::kMonth:
-    case DatePart::kDay: break;
+  // Every field: extract_from_date / extract_from_timestamp run on the device as on the host.
+  if (!parse_date_part(field.constant.as_string())) return false;
+  return has_type(*e.children[1], TypeId::kDate) || has_type(*e.children[1], TypeId::kTimestamp);
+}
+
+bool is_date_or_timestamp(const Expr& x) { return has_type(x, TypeId::kDate) || has_type(x, TypeId::kTimestamp); }
+
+/// The unit of date_trunc, date_add or date_diff: a non-NULL VARCHAR constant naming a date part.
+std::optional<DatePart> constant_unit(const Expr& unit) {
+  if (!is_constant(unit) || unit.constant.is_null() || !has_type(unit, TypeId::kVarchar)) return std::nullopt;
+  return parse_date_part(unit.constant.as_string());
+}
+
+/// True when `e` has the result type `result` and exactly the operand types `operands`.
+bool signature_is(const Expr& e, std::initializer_list<TypeId> operands, TypeId result) {
+  if (e.children.size() != operands.size() || !has_type(e, result)) return false;
+  size_t k = 0;
+  for (TypeId t : operands) {
+    if (!has_type(*e.children[k++], t)) return false;
+  }
+  return true;
+}
+
+/// Presto's date functions on DATE and TIMESTAMP (TIMESTAMP WITH TIME ZONE stays on the CPU: the binder wraps it in
+/// conversions that are not GPU functions), with the units the CPU accepts.
+bool presto_datetime_supported(const Expr& e) {
+  constexpr TypeId kDate = TypeId::kDate, kTimestamp = TypeId::kTimestamp;
+  switch (e.function) {
+    case ScalarFunction::kYearOfWeek:
+      return e.children.size() == 1 && is_date_or_timestamp(*e.children[0]) && has_type(e, TypeId::kBigInt);
+    case ScalarFunction::kLastDayOfMonth:
+      return e.children.size() == 1 && is_date_or_timestamp(*e.children[0]) && has_type(e, kDate);
+    case ScalarFunction::kToUnixtime: return signature_is(e, {kTimestamp}, TypeId::kDouble);
+    case ScalarFunction::kFromUnixtime: return signature_is(e, {TypeId::kDouble}, kTimestamp);
+    case ScalarFunction::kDateTrunc: {
+      if (e.children.size() != 2 || !is_date_or_timestamp(*e.children[1]) || !(e.type == e.children[1]->type)) {
+        return false;
+      }
+      const std::optional<DatePart> unit = constant_unit(*e.children[0]);
+      return unit && is_trunc_unit(*unit);
+    }
+    case ScalarFunction::kDateAdd: {
+      if (e.children.size() != 3 || !has_type(*e.children[1], TypeId::kBigInt) ||
+          !is_date_or_timestamp(*e.children[2]) || !(e.type == e.children[2]->type)) {
+        return false;
+      }
+      const std::optional<DatePart> unit = constant_unit(*e.children[0]);
+      return unit && is_date_add_unit(*unit, has_type(e, kTimestamp));
+    }
+    case ScalarFunction::kDateDiff: {
+      if (e.children.size() != 3 || !has_type(e, TypeId::kBigInt) || !is_date_or_timestamp(*e.children[1]) ||
+          !(e.children[1]->type == e.children[2]->type)) {
+        return false;
+      }
+      const std::optional<DatePart> unit = constant_unit(*e.children[0]);
+      return unit && is_date_add_unit(*unit, has_type(*e.children[1], kTimestamp));
+    }
     default: return false;
   }
-  return has_type(*e.children[1], TypeId::kDate) || has_type(*e.children[1], TypeId::kTimestamp);
+}
+
+/// Presto's string functions on VARCHAR (not VARBINARY) with their bound argument types.
+bool presto_string_supported(const Expr& e) {
+  constexpr TypeId V = TypeId::kVarchar, B = TypeId::kBigInt;
+  switch (e.function) {
+    case ScalarFunction::kReverse: return signature_is(e, {V}, V);
+    case ScalarFunction::kLpad:
+    case ScalarFunction::kRpad: return signature_is(e, {V, B, V}, V);
+    case ScalarFunction::kChr: return signature_is(e, {B}, V);
+    case ScalarFunction::kSplitPart: return signature_is(e, {V, V, B}, V);
+    case ScalarFunction::kReplaceFirst: return signature_is(e, {V, V, V}, V);
+    case ScalarFunction::kTrail: return signature_is(e, {V, B}, V);
+    case ScalarFunction::kLongestCommonPrefix: return signature_is(e, {V, V}, V);
+    case ScalarFunction::kCodepoint: return signature_is(e, {V}, TypeId::kInteger);
+    case ScalarFunction::kEndsWith: return signature_is(e, {V, V}, TypeId::kBoolean);
+    case ScalarFunction::kStrrpos: return signature_is(e, {V, V}, B) || signature_is(e, {V, V, B}, B);
+    case ScalarFunction::kHammingDistance:
+    case ScalarFunction::kLevenshteinDistance: return signature_is(e, {V, V}, B);
+    case ScalarFunction::kBitLength: return signature_is(e, {V}, B);
+    default: return false;
+  }
 }
 
 bool datetime_supported(const Expr& e) {
@@ -239,15 +312,27 @@ bool function_supported(const Expr& e) {
       if (digits && !has_type(*e.children[1], TypeId::kInteger)) return false;
       return gpu_expr::math_supported_types(e.function, e.children[0]->type, e.type, digits) && children_supported(e);
     }
-    case ScalarFunction::kLpad:
-    case ScalarFunction::kRpad:
-    case ScalarFunction::kReverse:
-    case ScalarFunction::kSplitPart:
-    case ScalarFunction::kChr:
-    case ScalarFunction::kCodepoint:
+    case ScalarFunction::kYearOfWeek:
+    case ScalarFunction::kLastDayOfMonth:
+    case ScalarFunction::kDateTrunc:
     case ScalarFunction::kDateAdd:
     case ScalarFunction::kDateDiff:
-    case ScalarFunction::kLastDayOfMonth: return false;  // Presto's functions: CPU only so far (issue 15)
+    case ScalarFunction::kToUnixtime:
+    case ScalarFunction::kFromUnixtime: return presto_datetime_supported(e) && children_supported(e);
+    case ScalarFunction::kReverse:
+    case ScalarFunction::kLpad:
+    case ScalarFunction::kRpad:
+    case ScalarFunction::kChr:
+    case ScalarFunction::kSplitPart:
+    case ScalarFunction::kReplaceFirst:
+    case ScalarFunction::kTrail:
+    case ScalarFunction::kLongestCommonPrefix:
+    case ScalarFunction::kCodepoint:
+    case ScalarFunction::kEndsWith:
+    case ScalarFunction::kStrrpos:
+    case ScalarFunction::kHammingDistance:
+    case ScalarFunction::kLevenshteinDistance:
+    case ScalarFunction::kBitLength: return presto_string_supported(e) && children_supported(e);
     default: return false;
   }
 }

@@ -228,6 +228,70 @@ bool is_double_math(plan::ScalarFunction f);
 bool double_math_supported(plan::ScalarFunction f, const LogicalType& x, const LogicalType* y,
                            const LogicalType& result);
 
+/// Up to three operands of one row-wise function (the Presto string and date functions below).
+struct DeviceArgs {
+  static constexpr int kMaxArgs = 3;
+  DeviceArg args[kMaxArgs];
+  int count = 0;
+};
+
+/// Presto's DATE and TIMESTAMP functions (datetime_fields_gpu.cu), `x_type` DATE or TIMESTAMP, with the CPU's rules
+/// (exec/expr/datetime.cpp, presto_more_funcs.cpp, presto_datetime_funcs.cpp). NULL where an operand is.
+/// year_of_week(x) -> BIGINT.
+void launch_year_of_week(TypeId x_type, DeviceArg x, DeviceOut out, size_t rows, gpu::Stream stream);
+/// last_day_of_month(x) -> DATE.
+void launch_last_day_of_month(TypeId x_type, DeviceArg x, DeviceOut out, size_t rows, gpu::Stream stream);
+/// date_trunc(unit, x) -> x's type (`unit` a date_trunc unit).
+void launch_date_trunc(DatePart unit, TypeId x_type, DeviceArg x, DeviceOut out, size_t rows, gpu::Stream stream);
+/// date_add(unit, n BIGINT, x) -> x's type; a result out of range is an error (`unit` valid for x_type).
+void launch_date_add(DatePart unit, TypeId x_type, DeviceArg n, DeviceArg x, DeviceOut out, size_t rows,
+                     ErrorScope err, gpu::Stream stream);
+/// date_diff(unit, a, b) -> BIGINT whole units from a to b, both of `x_type`.
+void launch_date_diff(DatePart unit, TypeId x_type, DeviceArg a, DeviceArg b, DeviceOut out, size_t rows,
+                      gpu::Stream stream);
+/// to_unixtime(TIMESTAMP) -> DOUBLE seconds.
+void launch_to_unixtime(DeviceArg x, DeviceOut out, size_t rows, gpu::Stream stream);
+/// from_unixtime(DOUBLE seconds) -> TIMESTAMP, rounded half up to microseconds; not finite or out of range is an error.
+void launch_from_unixtime(DeviceArg x, DeviceOut out, size_t rows, ErrorScope err, gpu::Stream stream);
+
+/// Presto's string functions with a VARCHAR result (string_build_gpu.cu), built in two passes.
+enum class StringBuildOp : uint8_t {
+  kReverse,              ///< (s): code points in reverse order
+  kLpad,                 ///< (s, size BIGINT, padding): errors for a size outside [0, 2^31) or an empty padding
+  kRpad,                 ///< as kLpad, padded on the right
+  kChr,                  ///< (code point BIGINT): an error for a value that is not a code point or is a surrogate
+  kSplitPart,            ///< (s, delimiter, index BIGINT): NULL past the last field; an error for index <= 0
+  kReplaceFirst,         ///< (s, search, replacement)
+  kTrail,                ///< (s, n BIGINT): the last n code points
+  kLongestCommonPrefix,  ///< (a, b): the longest common prefix of whole code points
+};
+/// Pass 1: offsets[i + 1] = byte length of row i's result (0 when NULL or failing), offsets[0] = 0, validity = the
+/// operands valid and the result not NULL; failing active rows raise the error flag; then the scan into offsets.
+void launch_string_build_offsets(StringBuildOp op, const DeviceArgs& args, int64_t* offsets, uint32_t* validity,
+                                 size_t rows, ErrorScope err, gpu::Stream stream, gpu::MemoryResource& mr);
+/// Pass 2: each row's bytes at its offset.
+void launch_string_build_copy(StringBuildOp op, const DeviceArgs& args, const int64_t* offsets, char* chars,
+                              size_t rows, gpu::Stream stream);
+
+/// Presto's string functions with a fixed-width result (string_measure_gpu.cu).
+enum class StringMeasureOp : uint8_t {
+  kCodepoint,        ///< (c) -> INTEGER; an error unless c is one character
+  kEndsWith,         ///< (s, suffix) -> BOOLEAN
+  kStrrpos,          ///< (s, sub[, instance BIGINT]) -> BIGINT; an error for instance <= 0
+  kHammingDistance,  ///< (a, b) -> BIGINT; an error when their lengths in code points differ
+  kBitLength,        ///< (s) -> BIGINT
+};
+void launch_string_measure(StringMeasureOp op, const DeviceArgs& args, DeviceOut out, size_t rows, ErrorScope err,
+                           gpu::Stream stream);
+/// levenshtein_distance(a, b), pass 1: offsets[i + 1] = the int32 scratch row i needs (one more than the shorter
+/// string's length in code points; 0 when NULL or failing: the product of the lengths passes 1,000,000), then the
+/// scan into offsets.
+void launch_levenshtein_scratch(DeviceArg a, DeviceArg b, int64_t* offsets, size_t rows, ErrorScope err,
+                                gpu::Stream stream, gpu::MemoryResource& mr);
+/// levenshtein_distance(a, b), pass 2: the distances -> BIGINT, each row's dynamic programme in its scratch.
+void launch_levenshtein(DeviceArg a, DeviceArg b, const int64_t* offsets, int32_t* scratch, DeviceOut out,
+                        size_t rows, gpu::Stream stream);
+
 /// A VARCHAR constant repeated `rows` times (`len` bytes at `value`).
 void launch_broadcast_string(const char* value, size_t len, int64_t* offsets, char* chars, size_t rows,
                              gpu::Stream stream);
