@@ -8,6 +8,7 @@
 #include "exec/expr/evaluate_internal.hpp"
 #include "exec/expr/kernels.hpp"
 #include "exec/expr/nested_util.hpp"
+#include "vector/gather.hpp"
 
 namespace kestrel::exec {
 
@@ -453,6 +454,9 @@ Operand eval_operand(const plan::Expr& e, const Batch& input, EvalContext& ctx) 
 
 ColumnPtr evaluate(const plan::Expr& expr, const Batch& input, EvalContext& ctx) {
   KESTREL_CHECK_MSG(!input.on_device(), "CPU expression evaluation needs a host batch");
+  // No row needs a value: nothing is computed, so nothing raises (a constant part is otherwise computed once, for
+  // all rows).
+  if (input.num_rows() == 0) return null_column(expr.type, 0, ctx.memory());
   Operand result = eval_operand(expr, input, ctx);
   return materialize(result, input.num_rows(), ctx.memory());
 }
