@@ -564,7 +564,11 @@ class Gen:
                 return node("({0} * {1})", t, self.expr(scope, t, 0),
                             self.pick([self.literal("dec"), self.literal("int"), self.expr(scope, t, 0)]))
             if r < 0.45:
-                return node(f"round({{0}}, {self.pick([2, 2, 1, 0, -1, -2])})", t, self.expr(scope, t, d))
+                # Cast back to one type: DuckDB types round(DECIMAL(p, s), d) as DECIMAL(p, d), Presto (Kestrel) keeps
+                # DECIMAL(p, s), and a CASE or COALESCE over both then takes other types (at p = 38 DuckDB's keeps
+                # scale 0 and rounds the other branches). d <= 2: the rounded value is exact at scale 2.
+                return node(f"CAST(round({{0}}, {self.pick([2, 2, 1, 0, -1, -2])}) AS DECIMAL(38,2))", t,
+                            self.expr(scope, t, d))
             if r < 0.5:
                 return node("abs({0})", t, self.expr(scope, t, d))
             if r < 0.57 and self.cols_of(scope, ("int",)):
