@@ -1,6 +1,7 @@
 #include "exec/expr/evaluate_gpu.hpp"
 #include "exec/expr/evaluate_internal.hpp"
 #include "exec/expr/evaluate_gpu_support.hpp"
+#include "exec/expr/evaluate_gpu_internal.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -18,162 +19,10 @@
 
 namespace kestrel::exec {
 
-namespace {
+namespace gpu_eval {
 
-using namespace gpu_expr;  // NOLINT: the launchers of this evaluator
-using plan::ExprKind;
-using plan::ScalarFunction;
 
-/// An evaluated device operand: a column, or (`constant`) a one-row column standing for every row.
-struct DeviceOperand {
-  ColumnPtr column;
-  bool constant = false;
-  bool null_constant = false;  ///< a constant known on the host to be NULL
-};
-
-/// Which rows of the current evaluation may raise errors (the rows a CASE branch takes).
-struct Scope {
-  const uint8_t* active = nullptr;
-  const int* active_any = nullptr;
-};
-
-/// Device memory laid out for the host read-back at the end of an evaluation.
-struct StatusBlock {
-  int error;
-  int reserved;
-  unsigned long long valid_count;
-};
-
-DeviceArg arg_of(const DeviceOperand& o) {
-  const Column& c = *o.column;
-  DeviceArg a;
-  a.constant = o.constant;
-  a.validity = c.validity() ? c.validity()->as<uint8_t>() : nullptr;
-  if (c.is_dictionary()) {
-    a.indices = c.data<int32_t>();
-    a.values = c.dictionary()->values() ? c.dictionary()->values()->data() : nullptr;
-    a.offsets = c.dictionary()->offsets()->as<int64_t>();
-  } else {
-    a.values = c.values() ? c.values()->data() : nullptr;
-    a.offsets = c.offsets() ? c.offsets()->as<int64_t>() : nullptr;
-  }
-  return a;
-}
-
-bool has_validity(const DeviceOperand& o) { return o.column->validity() != nullptr; }
-
-/// x IN (constants) with more items than this searches the sorted items (one launch) instead of comparing each.
-constexpr size_t kMinInSetItems = 3;
-
-class GpuEvaluator {
- public:
-  GpuEvaluator(const Batch& batch, gpu::Stream stream, gpu::MemoryResource& mr, int* status)
-      : batch_(batch), stream_(stream), mr_(mr), status_(status) {}
-
-  /// The operand of `e`. Outside CASE branches (no active-row scope) a subtree computed before in this
-  /// evaluation (the same expression twice in one projection, a shared sub-expression) is reused.
-  DeviceOperand eval(const plan::Expr& e, const Scope& scope);
-
-  /// A plain device column of `rows` rows of `type`, with a word-aligned validity bitmap when `nullable`.
-  ColumnPtr new_fixed(const LogicalType& type, size_t rows, bool nullable) {
-    BufferPtr values = Buffer::allocate(std::max<size_t>(rows * type.physical_width(), 8), mr_, stream_);
-    BufferPtr validity;
-    if (nullable) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
-    // The NULL count is not known without a sync; only the final result gets its exact count.
-    return Column::from_buffers(type, ColumnEncoding::kPlain, rows, 0, std::move(validity), std::move(values), nullptr,
-                                nullptr);
-  }
-  static DeviceOut out_of(const ColumnPtr& c) {
-    DeviceOut out;
-    out.values = c->values()->data();
-    out.validity = c->validity() ? c->validity()->as<uint32_t>() : nullptr;
-    return out;
-  }
-  ErrorScope errors(const Scope& scope, bool one_row) const {
-    return ErrorScope{status_, scope.active, scope.active_any, one_row};
-  }
-  /// Rows a node computes: 1 when every operand is constant (the result is constant too).
-  size_t rows_of(const std::vector<DeviceOperand>& args, bool* constant) const {
-    *constant = std::all_of(args.begin(), args.end(), [](const DeviceOperand& a) { return a.constant; });
-    return *constant ? 1 : batch_.num_rows();
-  }
-  static bool any_validity(const std::vector<DeviceOperand>& args) {
-    return std::any_of(args.begin(), args.end(), has_validity);
-  }
-
-  DeviceOperand constant(const Value& value, const LogicalType& type) {
-    const LogicalType t = type.id() == TypeId::kNull && !value.is_null() ? value.type() : type;
-    ColumnPtr host = constant_column(value, t, gpu::host_memory_resource());
-    return DeviceOperand{copy_column(*host, mr_, stream_), true, value.is_null()};
-  }
-  /// Repeats a constant operand to every row.
-  ColumnPtr materialize(const DeviceOperand& o);
-
-  /// A VARCHAR column of `rows` rows built in two passes: `offsets_pass(offsets, validity)` writes the offsets (and
-  /// the validity, null unless `nullable`), the total size is read back (one sync), then `copy_pass(offsets, chars)`
-  /// writes the bytes.
-  template <typename OffsetsPass, typename CopyPass>
-  ColumnPtr two_pass_strings(size_t rows, bool nullable, OffsetsPass&& offsets_pass, CopyPass&& copy_pass) {
-    BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
-    BufferPtr validity;
-    if (nullable) validity = Buffer::allocate(std::max<size_t>((rows + 31) / 32 * 4, 8), mr_, stream_);
-    offsets_pass(offsets->as<int64_t>(), validity ? validity->as<uint32_t>() : nullptr);
-    int64_t total = 0;
-    gpu::copy_bytes(&total, gpu::MemoryKind::kHost, offsets->as<int64_t>() + rows, gpu::MemoryKind::kDevice,
-                    sizeof(total), stream_);
-    BufferPtr chars = Buffer::allocate(std::max<size_t>(static_cast<size_t>(total), 8), mr_, stream_);
-    copy_pass(static_cast<const int64_t*>(offsets->as<int64_t>()), chars->as<char>());
-    return Column::from_buffers(TypeId::kVarchar, ColumnEncoding::kPlain, rows, 0, validity, chars, offsets, nullptr);
-  }
-
-  gpu::Stream stream() const { return stream_; }
-  gpu::MemoryResource& mr() { return mr_; }
-
- private:
-  DeviceOperand eval_node(const plan::Expr& e, const Scope& scope);
-  DeviceOperand eval_function(const plan::Expr& e, const Scope& scope);
-  DeviceOperand dispatch(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand arithmetic(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand compare(ScalarFunction f, const DeviceOperand& a, const DeviceOperand& b);
-  DeviceOperand like(const plan::Expr& e, const std::vector<DeviceOperand>& args);
-  DeviceOperand substring(const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand string_map(const plan::Expr& e, const DeviceOperand& s);
-  DeviceOperand concat(const std::vector<DeviceOperand>& args);
-  DeviceOperand trim(const plan::Expr& e, const std::vector<DeviceOperand>& args);
-  DeviceOperand string_search(const plan::Expr& e, const std::vector<DeviceOperand>& args);
-  DeviceOperand replace(const std::vector<DeviceOperand>& args);
-  DeviceOperand math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand double_math(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args);
-  /// Presto's date functions: year_of_week, last_day_of_month, date_trunc, date_add, date_diff, to_unixtime,
-  /// from_unixtime.
-  DeviceOperand presto_datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  /// Presto's string functions with a VARCHAR result (two passes) and with a fixed-width one.
-  DeviceOperand string_build(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand string_measure(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand levenshtein(const plan::Expr& e, const std::vector<DeviceOperand>& args, const Scope& scope);
-  DeviceOperand cast(const plan::Expr& e, const Scope& scope);
-  DeviceOperand logic(bool is_and, const std::vector<DeviceOperand>& args);
-  /// AND / OR left to right: an operand that may raise runs in the scope of the rows it can still change (AND:
-  /// not yet FALSE; OR: not yet TRUE), so other rows raise nothing, as on the CPU.
-  DeviceOperand logic_lazy(const plan::Expr& e, const Scope& scope);
-  DeviceOperand case_when(const plan::Expr& e, const Scope& scope);
-  /// The VARCHAR result of a CASE: row i takes the string (or NULL) of pieces[branch_of[i]], as a plain column.
-  ColumnPtr select_strings(std::vector<DeviceOperand>& pieces, const uint8_t* branch_of, size_t rows);
-  DeviceOperand in_list(const plan::Expr& e, const Scope& scope);
-  /// x IN (constants) by one search of the sorted items; nothing when x's type has no such search (floats).
-  std::optional<DeviceOperand> in_set(const plan::Expr& e, const DeviceOperand& x);
-  DeviceOperand spread(const Column& encoded, const DeviceOperand& per_entry);
-  DeviceOperand device_flags(size_t count, int** flags);
-
-  const Batch& batch_;
-  gpu::Stream stream_;
-  gpu::MemoryResource& mr_;
-  int* status_;
-  std::unordered_map<std::string, DeviceOperand> memo_;
-};
-
-ArithOp arith_op(ScalarFunction f) {
+static ArithOp arith_op(ScalarFunction f) {
   switch (f) {
     case ScalarFunction::kAdd: return ArithOp::kAdd;
     case ScalarFunction::kSubtract: return ArithOp::kSubtract;
@@ -183,7 +32,7 @@ ArithOp arith_op(ScalarFunction f) {
   }
 }
 
-bool is_comparison(ScalarFunction f) {
+static bool is_comparison(ScalarFunction f) {
   switch (f) {
     case ScalarFunction::kEqual:
     case ScalarFunction::kNotEqual:
@@ -199,7 +48,7 @@ bool is_comparison(ScalarFunction f) {
 
 /// Functions computed once per dictionary entry when their only column argument is dictionary-encoded (they never
 /// raise on the entries, or raise on them exactly as on the rows).
-bool per_entry(ScalarFunction f) {
+static bool per_entry(ScalarFunction f) {
   return (is_comparison(f) && f != ScalarFunction::kIsDistinctFrom && f != ScalarFunction::kIsNotDistinctFrom) ||
          f == ScalarFunction::kLike || f == ScalarFunction::kNotLike || f == ScalarFunction::kSubstring ||
          f == ScalarFunction::kLength || f == ScalarFunction::kUpper || f == ScalarFunction::kLower ||
@@ -208,7 +57,7 @@ bool per_entry(ScalarFunction f) {
 }
 
 /// The index of the only non-constant argument when it is dictionary-encoded.
-std::optional<size_t> dictionary_argument(const std::vector<DeviceOperand>& args) {
+static std::optional<size_t> dictionary_argument(const std::vector<DeviceOperand>& args) {
   std::optional<size_t> found;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].constant) continue;
@@ -246,7 +95,7 @@ ColumnPtr GpuEvaluator::materialize(const DeviceOperand& o) {
 }
 
 /// A key identifying what an expression computes: its kinds, functions, types, constants and columns, recursively.
-void append_key(const plan::Expr& e, std::string& key) {
+static void append_key(const plan::Expr& e, std::string& key) {
   key += std::to_string(static_cast<int>(e.kind));
   key += ':';
   key += std::to_string(static_cast<int>(e.function));
@@ -622,20 +471,6 @@ DeviceOperand GpuEvaluator::math(const plan::Expr& e, const std::vector<DeviceOp
   return DeviceOperand{out, constant_shape, false};
 }
 
-DeviceOperand GpuEvaluator::double_math(const plan::Expr& e, const std::vector<DeviceOperand>& args,
-                                        const Scope& scope) {
-  for (const DeviceOperand& a : args) {
-    if (a.null_constant) return constant(Value(), e.type);
-  }
-  bool constant_shape = false;
-  const size_t rows = rows_of(args, &constant_shape);
-  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
-  const DeviceArg second = args.size() > 1 ? arg_of(args[1]) : DeviceArg{};
-  launch_double_math(e.function, arg_of(args[0]), args.size() > 1 ? &second : nullptr, out_of(out), rows,
-                     errors(scope, constant_shape), stream_);
-  return DeviceOperand{out, constant_shape, false};
-}
-
 DeviceOperand GpuEvaluator::datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
   bool constant_shape = false;
   const size_t rows = rows_of(args, &constant_shape);
@@ -680,142 +515,6 @@ DeviceOperand GpuEvaluator::datetime(const plan::Expr& e, const std::vector<Devi
       launch_diff_days(arg_of(args[0]), arg_of(args[1]), out_of(out), rows, stream_);
       break;
   }
-  return DeviceOperand{out, constant_shape, false};
-}
-
-/// The unit of date_trunc, date_add or date_diff (their first operand; placement checked it).
-DatePart constant_unit(const plan::Expr& e) {
-  const plan::Expr& unit = *e.children[0];
-  std::optional<DatePart> part;
-  if (unit.kind == ExprKind::kConstant && !unit.constant.is_null()) part = parse_date_part(unit.constant.as_string());
-  if (!part) throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function) + " of this unit");
-  return *part;
-}
-
-DeviceOperand GpuEvaluator::presto_datetime(const plan::Expr& e, const std::vector<DeviceOperand>& args,
-                                            const Scope& scope) {
-  for (const DeviceOperand& a : args) {
-    if (a.null_constant) return constant(Value(), e.type);
-  }
-  const bool has_unit = e.function == ScalarFunction::kDateTrunc || e.function == ScalarFunction::kDateAdd ||
-                        e.function == ScalarFunction::kDateDiff;
-  const DatePart unit = has_unit ? constant_unit(e) : DatePart::kDay;
-  // The values after the unit decide the shape, as for extract.
-  const std::vector<DeviceOperand> values(args.begin() + (has_unit ? 1 : 0), args.end());
-  bool constant_shape = false;
-  const size_t rows = rows_of(values, &constant_shape);
-  const TypeId x_type = values.back().column->type().id();
-  ColumnPtr out = new_fixed(e.type, rows, any_validity(values));
-  const DeviceArg x = arg_of(values[0]);
-  switch (e.function) {
-    case ScalarFunction::kYearOfWeek: launch_year_of_week(x_type, x, out_of(out), rows, stream_); break;
-    case ScalarFunction::kLastDayOfMonth: launch_last_day_of_month(x_type, x, out_of(out), rows, stream_); break;
-    case ScalarFunction::kDateTrunc: launch_date_trunc(unit, x_type, x, out_of(out), rows, stream_); break;
-    case ScalarFunction::kDateAdd:
-      launch_date_add(unit, x_type, x, arg_of(values[1]), out_of(out), rows, errors(scope, constant_shape), stream_);
-      break;
-    case ScalarFunction::kDateDiff:
-      launch_date_diff(unit, x_type, x, arg_of(values[1]), out_of(out), rows, stream_);
-      break;
-    case ScalarFunction::kToUnixtime: launch_to_unixtime(x, out_of(out), rows, stream_); break;
-    case ScalarFunction::kFromUnixtime:
-      launch_from_unixtime(x, out_of(out), rows, errors(scope, constant_shape), stream_);
-      break;
-    default: throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function));
-  }
-  return DeviceOperand{out, constant_shape, false};
-}
-
-/// The operands of a row-wise function, for its kernel.
-DeviceArgs device_args_of(const plan::Expr& e, const std::vector<DeviceOperand>& args) {
-  if (args.size() > static_cast<size_t>(DeviceArgs::kMaxArgs)) {
-    throw NotImplemented(std::string("GPU ") + plan::scalar_function_name(e.function) + " of " +
-                         std::to_string(args.size()) + " operands");
-  }
-  DeviceArgs operands;
-  for (const DeviceOperand& a : args) operands.args[operands.count++] = arg_of(a);
-  return operands;
-}
-
-StringBuildOp string_build_op(ScalarFunction f) {
-  switch (f) {
-    case ScalarFunction::kReverse: return StringBuildOp::kReverse;
-    case ScalarFunction::kLpad: return StringBuildOp::kLpad;
-    case ScalarFunction::kRpad: return StringBuildOp::kRpad;
-    case ScalarFunction::kChr: return StringBuildOp::kChr;
-    case ScalarFunction::kSplitPart: return StringBuildOp::kSplitPart;
-    case ScalarFunction::kReplaceFirst: return StringBuildOp::kReplaceFirst;
-    case ScalarFunction::kTrail: return StringBuildOp::kTrail;
-    case ScalarFunction::kLongestCommonPrefix: return StringBuildOp::kLongestCommonPrefix;
-    default: throw NotImplemented(std::string("GPU string function ") + plan::scalar_function_name(f));
-  }
-}
-
-DeviceOperand GpuEvaluator::string_build(const plan::Expr& e, const std::vector<DeviceOperand>& args,
-                                         const Scope& scope) {
-  for (const DeviceOperand& a : args) {
-    if (a.null_constant) return constant(Value(), TypeId::kVarchar);
-  }
-  const StringBuildOp op = string_build_op(e.function);
-  const DeviceArgs operands = device_args_of(e, args);
-  bool constant_shape = false;
-  const size_t rows = rows_of(args, &constant_shape);
-  const ErrorScope err = errors(scope, constant_shape);
-  // Results may be longer than the inputs (lpad, chr): the total size is read back to size the bytes. Always
-  // nullable: split_part is NULL past the last field.
-  ColumnPtr out = two_pass_strings(
-      rows, true,
-      [&](int64_t* offsets, uint32_t* validity) {
-        launch_string_build_offsets(op, operands, offsets, validity, rows, err, stream_, mr_);
-      },
-      [&](const int64_t* offsets, char* chars) {
-        launch_string_build_copy(op, operands, offsets, chars, rows, stream_);
-      });
-  return DeviceOperand{out, constant_shape, false};
-}
-
-StringMeasureOp string_measure_op(ScalarFunction f) {
-  switch (f) {
-    case ScalarFunction::kCodepoint: return StringMeasureOp::kCodepoint;
-    case ScalarFunction::kEndsWith: return StringMeasureOp::kEndsWith;
-    case ScalarFunction::kStrrpos: return StringMeasureOp::kStrrpos;
-    case ScalarFunction::kHammingDistance: return StringMeasureOp::kHammingDistance;
-    case ScalarFunction::kBitLength: return StringMeasureOp::kBitLength;
-    default: throw NotImplemented(std::string("GPU string function ") + plan::scalar_function_name(f));
-  }
-}
-
-DeviceOperand GpuEvaluator::string_measure(const plan::Expr& e, const std::vector<DeviceOperand>& args,
-                                           const Scope& scope) {
-  for (const DeviceOperand& a : args) {
-    if (a.null_constant) return constant(Value(), e.type);
-  }
-  const StringMeasureOp op = string_measure_op(e.function);
-  const DeviceArgs operands = device_args_of(e, args);
-  bool constant_shape = false;
-  const size_t rows = rows_of(args, &constant_shape);
-  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
-  launch_string_measure(op, operands, out_of(out), rows, errors(scope, constant_shape), stream_);
-  return DeviceOperand{out, constant_shape, false};
-}
-
-DeviceOperand GpuEvaluator::levenshtein(const plan::Expr& e, const std::vector<DeviceOperand>& args,
-                                        const Scope& scope) {
-  for (const DeviceOperand& a : args) {
-    if (a.null_constant) return constant(Value(), e.type);
-  }
-  bool constant_shape = false;
-  const size_t rows = rows_of(args, &constant_shape);
-  const DeviceArg a = arg_of(args[0]), b = arg_of(args[1]);
-  BufferPtr offsets = Buffer::allocate((rows + 1) * sizeof(int64_t), mr_, stream_);
-  launch_levenshtein_scratch(a, b, offsets->as<int64_t>(), rows, errors(scope, constant_shape), stream_, mr_);
-  // The host sizes the scratch of the dynamic programmes (one sync, as two_pass_strings does for bytes).
-  int64_t cells = 0;
-  gpu::copy_bytes(&cells, gpu::MemoryKind::kHost, offsets->as<int64_t>() + rows, gpu::MemoryKind::kDevice,
-                  sizeof(cells), stream_);
-  BufferPtr scratch = Buffer::allocate(std::max<size_t>(static_cast<size_t>(cells) * sizeof(int32_t), 8), mr_, stream_);
-  ColumnPtr out = new_fixed(e.type, rows, any_validity(args));
-  launch_levenshtein(a, b, offsets->as<int64_t>(), scratch->as<int32_t>(), out_of(out), rows, stream_);
   return DeviceOperand{out, constant_shape, false};
 }
 
@@ -939,94 +638,6 @@ DeviceOperand GpuEvaluator::in_list(const plan::Expr& e, const Scope& scope) {
   return matches(*this, x);
 }
 
-std::optional<InSetKind> in_set_kind(const LogicalType& t) {
-  switch (t.id()) {
-    case TypeId::kBoolean:
-    case TypeId::kTinyInt: return InSetKind::kInt8;
-    case TypeId::kSmallInt: return InSetKind::kInt16;
-    case TypeId::kInteger:
-    case TypeId::kDate: return InSetKind::kInt32;
-    case TypeId::kBigInt:
-    case TypeId::kTimestamp: return InSetKind::kInt64;
-    case TypeId::kDecimal: return t.is_wide_decimal() ? InSetKind::kInt128 : InSetKind::kInt64;
-    case TypeId::kVarchar: return InSetKind::kString;
-    default: return std::nullopt;  // REAL and DOUBLE compare -0.0 and NaN by value, not by their bits
-  }
-}
-
-/// A value of `width` bytes (a signed integer as stored), widened to 128 bits.
-int128_t widen(const void* bytes, size_t width) {
-  switch (width) {
-    case 1: { int8_t v; std::memcpy(&v, bytes, 1); return v; }
-    case 2: { int16_t v; std::memcpy(&v, bytes, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, bytes, 4); return v; }
-    case 8: { int64_t v; std::memcpy(&v, bytes, 8); return v; }
-    default: { int128_t v; std::memcpy(&v, bytes, 16); return v; }
-  }
-}
-
-std::optional<DeviceOperand> GpuEvaluator::in_set(const plan::Expr& e, const DeviceOperand& x) {
-  const LogicalType& type = x.column->type();
-  const std::optional<InSetKind> kind = in_set_kind(type);
-  if (!kind || x.column->is_dictionary()) return std::nullopt;
-  InSet set;
-  std::vector<int128_t> keys;
-  std::vector<std::string> strings;
-  for (size_t i = 1; i < e.children.size(); ++i) {
-    const plan::Expr& item = *e.children[i];
-    if (item.constant.is_null()) {
-      set.has_null = true;
-    } else if (*kind == InSetKind::kString) {
-      strings.push_back(item.constant.as_string());
-    } else {
-      if (!(item.type == type)) return std::nullopt;
-      ColumnPtr host = constant_column(item.constant, type, gpu::host_memory_resource());
-      keys.push_back(widen(host->values()->data(), type.physical_width()));
-    }
-  }
-  // The items sorted and distinct, in the order the kernel searches (signed values; strings bytewise).
-  std::vector<uint8_t> bytes;
-  if (*kind == InSetKind::kString) {
-    std::sort(strings.begin(), strings.end());
-    strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
-    std::vector<int64_t> offsets{0};
-    for (const std::string& str : strings) offsets.push_back(offsets.back() + static_cast<int64_t>(str.size()));
-    bytes.resize(offsets.size() * sizeof(int64_t) + static_cast<size_t>(offsets.back()));
-    std::memcpy(bytes.data(), offsets.data(), offsets.size() * sizeof(int64_t));
-    size_t at = offsets.size() * sizeof(int64_t);
-    for (const std::string& str : strings) {
-      std::memcpy(bytes.data() + at, str.data(), str.size());
-      at += str.size();
-    }
-    set.count = static_cast<int>(strings.size());
-  } else {
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    if (*kind == InSetKind::kInt128) {
-      bytes.resize(keys.size() * sizeof(int128_t));
-      std::memcpy(bytes.data(), keys.data(), bytes.size());
-    } else {
-      std::vector<int64_t> narrow(keys.begin(), keys.end());
-      bytes.resize(narrow.size() * sizeof(int64_t));
-      std::memcpy(bytes.data(), narrow.data(), bytes.size());
-    }
-    set.count = static_cast<int>(keys.size());
-  }
-  BufferPtr device = Buffer::allocate(std::max<size_t>(bytes.size(), 16), mr_, stream_);
-  gpu::copy_bytes(device->data(), gpu::MemoryKind::kDevice, bytes.data(), gpu::MemoryKind::kHost, bytes.size(),
-                  stream_);
-  if (*kind == InSetKind::kString) {
-    set.offsets = device->as<int64_t>();
-    set.chars = device->as<char>() + (strings.size() + 1) * sizeof(int64_t);
-  } else {
-    set.values = device->data();
-  }
-  const size_t rows = x.constant ? 1 : batch_.num_rows();
-  ColumnPtr out = new_fixed(TypeId::kBoolean, rows, has_validity(x) || set.has_null);
-  launch_in_set(*kind, arg_of(x), set, out_of(out), rows, stream_);
-  return DeviceOperand{out, x.constant, false};
-}
-
 DeviceOperand GpuEvaluator::device_flags(size_t count, int** flags) {
   ColumnPtr c = new_fixed(TypeId::kInteger, count, false);
   gpu::fill_bytes(c->values()->data(), gpu::MemoryKind::kDevice, 0, count * sizeof(int), stream_);
@@ -1114,7 +725,7 @@ ColumnPtr GpuEvaluator::select_strings(std::vector<DeviceOperand>& pieces, const
 }
 
 /// True when the column's null count is exact (it was not computed by this evaluation).
-bool null_count_known(const ColumnPtr& result, const Batch& batch) {
+static bool null_count_known(const ColumnPtr& result, const Batch& batch) {
   if (result->validity() == nullptr || result->is_dictionary()) return true;
   for (const ColumnPtr& c : batch.columns()) {
     if (c == result) return true;
@@ -1122,7 +733,9 @@ bool null_count_known(const ColumnPtr& result, const Batch& batch) {
   return false;
 }
 
-}  // namespace
+}  // namespace gpu_eval
+
+using namespace gpu_eval;  // NOLINT: the evaluator above
 
 std::vector<ColumnPtr> evaluate_gpu_all(const std::vector<plan::ExprPtr>& exprs, const Batch& device_batch,
                                         gpu::Stream stream, gpu::MemoryResource& mr) {

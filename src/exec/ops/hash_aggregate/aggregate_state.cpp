@@ -271,7 +271,8 @@ LogicalType aggregate_result_type(AggregateFunction function, const LogicalType&
     case AggregateFunction::kBitwiseOrAgg:
     case AggregateFunction::kBitwiseXorAgg:
       if (input.id() == TypeId::kBigInt) return TypeId::kBigInt;
-      break;    case AggregateFunction::kSetAgg:
+      break;
+    case AggregateFunction::kSetAgg:
     case AggregateFunction::kSetUnion:
     case AggregateFunction::kHistogram:
     case AggregateFunction::kMapUnion:
